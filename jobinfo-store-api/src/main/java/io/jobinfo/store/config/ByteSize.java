@@ -1,0 +1,56 @@
+package io.jobinfo.store.config;
+
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Parses sizes such as {@code 64MiB}, {@code 512 KB}, {@code 1g} or a plain number of bytes. Powers of 1024. */
+public final class ByteSize {
+
+    private static final Pattern SIZE = Pattern.compile("\\s*(\\d+)\\s*([kmgt]?)(i?b?)\\s*", Pattern.CASE_INSENSITIVE);
+
+    private ByteSize() {
+    }
+
+    /**
+     * @throws IllegalArgumentException with a message naming the accepted forms
+     */
+    public static long parse(Object value) {
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        String text = String.valueOf(value);
+        Matcher m = SIZE.matcher(text);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("'" + text + "' is not a size; write bytes (65536) or a number with a"
+                    + " unit: 64KiB, 64MiB, 1GiB");
+        }
+        long n = Long.parseLong(m.group(1));
+        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k" -> 10;
+            case "m" -> 20;
+            case "g" -> 30;
+            case "t" -> 40;
+            default -> 0;
+        };
+        if (shift > 0 && n > (Long.MAX_VALUE >> shift)) {
+            throw new IllegalArgumentException("'" + text + "' is too large");
+        }
+        return n << shift;
+    }
+
+    /** Human form, for messages: 1.5 MiB. */
+    public static String format(long bytes) {
+        if (bytes < 1024) {
+            return bytes + " B";
+        }
+        String[] units = {"KiB", "MiB", "GiB", "TiB"};
+        double v = bytes;
+        int i = -1;
+        while (v >= 1024 && i < units.length - 1) {
+            v /= 1024;
+            i++;
+        }
+        return String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+    }
+}

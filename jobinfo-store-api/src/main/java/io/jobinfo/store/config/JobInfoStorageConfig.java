@@ -1,0 +1,331 @@
+package io.jobinfo.store.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * The {@code jobinfo-storage} section, shaped like SeaTunnel's {@code checkpoint.storage}:
+ * <pre>
+ * jobinfo-storage:
+ *   type: local                 # local | hdfs | s3 (any installed backend)
+ *   namespace: /seatunnel/jobinfo
+ *   store-id: prod-a            # optional; default derived from type and namespace
+ *   cache:
+ *     max-bytes: 64MiB
+ *     max-entry-bytes: 16MiB
+ *     expire-after-access: PT30M
+ *   plugin-config:              # backend options, passed to the backend as strings
+ *     s3.bucket: jobinfo
+ * </pre>
+ * Immutable. Parsing checks everything the core knows and reports every problem at once
+ * ({@link InvalidConfigurationException}); backend keys are checked by the backend's factory when the store opens.
+ * The maps given to {@link #fromMap} are copied, never modified.
+ */
+public final class JobInfoStorageConfig {
+
+    public static final String SECTION = "jobinfo-storage";
+    private static final Set<String> KEYS = Set.of("type", "namespace", "store-id", "cache", "plugin-config");
+    private static final Set<String> CACHE_KEYS = Set.of("max-bytes", "max-entry-bytes", "expire-after-access");
+    private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9_-]{1,16}");
+    private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9-]*");
+
+    private final String type;
+    private final String namespace;
+    private final String storeId;
+    private final CacheConfig cache;
+    private final Map<String, String> pluginConfig;
+
+    private JobInfoStorageConfig(String type, String namespace, String storeId, CacheConfig cache,
+                                 Map<String, String> pluginConfig) {
+        this.type = type;
+        this.namespace = namespace;
+        this.storeId = storeId;
+        this.cache = cache;
+        this.pluginConfig = Collections.unmodifiableMap(new LinkedHashMap<>(pluginConfig));
+    }
+
+    /** Builder for programmatic use; validates like {@link #fromMap}. */
+    public static Builder builder(String type) {
+        return new Builder(type);
+    }
+
+    public String type() {
+        return type;
+    }
+
+    /** The namespace: a directory (local), a path (hdfs) or a key prefix (s3). Never contains a {@code ..} segment. */
+    public String namespace() {
+        return namespace;
+    }
+
+    /** The explicit store id, or {@code null} to let the store derive one. */
+    public String storeId() {
+        return storeId;
+    }
+
+    public CacheConfig cache() {
+        return cache;
+    }
+
+    /** Backend options, unmodifiable. */
+    public Map<String, String> pluginConfig() {
+        return pluginConfig;
+    }
+
+    /** A plugin-config value or {@code null}. */
+    public String option(String key) {
+        return pluginConfig.get(key);
+    }
+
+    /** Parses YAML holding a {@code jobinfo-storage} section (or the section's contents alone). */
+    public static JobInfoStorageConfig fromYaml(String yaml) {
+        return fromYaml(new StringReader(yaml));
+    }
+
+    public static JobInfoStorageConfig fromYaml(Path file) throws IOException {
+        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            return fromYaml(r);
+        }
+    }
+
+    public static JobInfoStorageConfig fromYaml(InputStream in) {
+        return fromYaml(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
+    }
+
+    private static JobInfoStorageConfig fromYaml(Reader reader) {
+        // SafeConstructor: plain maps, lists and scalars only; YAML never names a class to instantiate.
+        Object root;
+        try {
+            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+        } catch (RuntimeException e) {
+            throw new InvalidConfigurationException(List.of("the YAML cannot be parsed: " + e.getMessage()));
+        }
+        if (!(root instanceof Map<?, ?> map)) {
+            throw new InvalidConfigurationException(List.of("expected a YAML mapping with a '" + SECTION
+                    + "' section, found " + (root == null ? "an empty document" : root.getClass().getSimpleName())));
+        }
+        return fromMap(map);
+    }
+
+    /**
+     * Reads a map holding a {@code jobinfo-storage} key, or the section's contents directly. Also finds the section
+     * nested one level down (for example under {@code seatunnel.engine}).
+     */
+    public static JobInfoStorageConfig fromMap(Map<?, ?> map) {
+        Object section = map.get(SECTION);
+        if (section == null && !map.containsKey("type")) {
+            for (Object value : map.values()) {
+                if (value instanceof Map<?, ?> inner && inner.get(SECTION) != null) {
+                    section = inner.get(SECTION);
+                }
+            }
+        }
+        if (section == null) {
+            section = map;
+        }
+        if (!(section instanceof Map<?, ?> s)) {
+            throw new InvalidConfigurationException(List.of(SECTION + ": must be a mapping of type, namespace, cache"
+                    + " and plugin-config"));
+        }
+        List<String> problems = new ArrayList<>();
+        for (Object key : s.keySet()) {
+            if (!KEYS.contains(String.valueOf(key))) {
+                problems.add(SECTION + "." + key + ": unknown key; known keys: " + KEYS);
+            }
+        }
+        Builder b = new Builder(s.get("type") == null ? null : String.valueOf(s.get("type")));
+        b.namespace = s.get("namespace") == null ? null : String.valueOf(s.get("namespace"));
+        b.storeId = s.get("store-id") == null ? null : String.valueOf(s.get("store-id"));
+        Object cache = s.get("cache");
+        if (cache != null) {
+            if (cache instanceof Map<?, ?> c) {
+                for (Map.Entry<?, ?> e : c.entrySet()) {
+                    String key = String.valueOf(e.getKey());
+                    if (!CACHE_KEYS.contains(key)) {
+                        problems.add(SECTION + ".cache." + key + ": unknown key; known keys: " + CACHE_KEYS);
+                        continue;
+                    }
+                    b.rawCache.put(key, e.getValue());
+                }
+            } else {
+                problems.add(SECTION + ".cache: must be a mapping such as {max-bytes: 64MiB}");
+            }
+        }
+        Object plugin = s.get("plugin-config");
+        if (plugin != null) {
+            if (plugin instanceof Map<?, ?> p) {
+                for (Map.Entry<?, ?> e : p.entrySet()) {
+                    Object v = e.getValue();
+                    if (v instanceof Map || v instanceof List) {
+                        problems.add(SECTION + ".plugin-config." + e.getKey() + ": must be a single value, not "
+                                + (v instanceof Map ? "a mapping" : "a list"));
+                    } else {
+                        b.pluginConfig.put(String.valueOf(e.getKey()), v == null ? "" : String.valueOf(v));
+                    }
+                }
+            } else {
+                problems.add(SECTION + ".plugin-config: must be a mapping of backend options");
+            }
+        }
+        return b.build(problems);
+    }
+
+    /** Collects problems with the namespace; empty if fine. */
+    static List<String> namespaceProblems(String namespace) {
+        List<String> problems = new ArrayList<>();
+        if (namespace == null || namespace.isBlank()) {
+            problems.add(SECTION + ".namespace: missing; set the directory, path or key prefix that holds the blobs");
+            return problems;
+        }
+        for (int i = 0; i < namespace.length(); i++) {
+            char c = namespace.charAt(i);
+            if (Character.isISOControl(c)) {
+                problems.add(SECTION + ".namespace: contains the control character U+"
+                        + String.format("%04X", (int) c) + "; remove it");
+                break;
+            }
+        }
+        if (namespace.indexOf('\\') >= 0) {
+            problems.add(SECTION + ".namespace: contains a backslash; use '/' to separate path segments");
+        }
+        for (String segment : namespace.split("/", -1)) {
+            if (segment.equals("..") || segment.equals(".")) {
+                problems.add(SECTION + ".namespace: '" + namespace + "' contains a '" + segment
+                        + "' segment; path traversal is not allowed, write the path without it");
+                break;
+            }
+        }
+        return problems;
+    }
+
+    @Override
+    public String toString() {
+        // plugin-config may hold credentials: only key names are shown.
+        return "JobInfoStorageConfig{type=" + type + ", namespace=" + namespace + ", storeId=" + storeId
+                + ", cache=" + cache + ", plugin-config keys=" + pluginConfig.keySet() + '}';
+    }
+
+    /** Programmatic construction with the same checks as parsing. */
+    public static final class Builder {
+        private final String type;
+        private String namespace;
+        private String storeId;
+        private final Map<String, Object> rawCache = new LinkedHashMap<>();
+        private final Map<String, String> pluginConfig = new LinkedHashMap<>();
+
+        private Builder(String type) {
+            this.type = type;
+        }
+
+        public Builder namespace(String namespace) {
+            this.namespace = namespace;
+            return this;
+        }
+
+        public Builder storeId(String storeId) {
+            this.storeId = storeId;
+            return this;
+        }
+
+        public Builder cacheMaxBytes(long bytes) {
+            rawCache.put("max-bytes", bytes);
+            return this;
+        }
+
+        public Builder cacheMaxEntryBytes(long bytes) {
+            rawCache.put("max-entry-bytes", bytes);
+            return this;
+        }
+
+        public Builder option(String key, String value) {
+            pluginConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        public Builder options(Map<String, String> options) {
+            options.forEach(this::option);
+            return this;
+        }
+
+        /** @throws InvalidConfigurationException listing every problem */
+        public JobInfoStorageConfig build() {
+            return build(new ArrayList<>());
+        }
+
+        private JobInfoStorageConfig build(List<String> problems) {
+            if (type == null || type.isBlank()) {
+                problems.add(SECTION + ".type: missing; set local, hdfs or s3");
+            } else if (!TYPE.matcher(type).matches()) {
+                problems.add(SECTION + ".type: '" + type + "' is not a store type; use local, hdfs or s3");
+            }
+            problems.addAll(namespaceProblems(namespace));
+            if (storeId != null && !STORE_ID.matcher(storeId).matches()) {
+                problems.add(SECTION + ".store-id: '" + storeId + "' must be 1 to 16 letters, digits, '-' or '_'");
+            }
+            long maxBytes = CacheConfig.DEFAULT_MAX_BYTES;
+            long maxEntry = CacheConfig.DEFAULT_MAX_ENTRY_BYTES;
+            Duration expire = CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS;
+            boolean entryGiven = rawCache.containsKey("max-entry-bytes");
+            try {
+                if (rawCache.containsKey("max-bytes")) {
+                    maxBytes = ByteSize.parse(rawCache.get("max-bytes"));
+                    if (maxBytes < 0) {
+                        problems.add(SECTION + ".cache.max-bytes: must not be negative (0 disables the cache)");
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(SECTION + ".cache.max-bytes: " + e.getMessage());
+            }
+            try {
+                if (entryGiven) {
+                    maxEntry = ByteSize.parse(rawCache.get("max-entry-bytes"));
+                    if (maxEntry < 0) {
+                        problems.add(SECTION + ".cache.max-entry-bytes: must not be negative");
+                    }
+                }
+            } catch (IllegalArgumentException e) {
+                problems.add(SECTION + ".cache.max-entry-bytes: " + e.getMessage());
+            }
+            if (entryGiven && maxEntry > maxBytes && maxBytes >= 0) {
+                problems.add(SECTION + ".cache.max-entry-bytes: " + maxEntry + " exceeds cache.max-bytes " + maxBytes
+                        + "; lower it or raise max-bytes");
+            } else if (!entryGiven) {
+                maxEntry = Math.min(maxEntry, Math.max(0, maxBytes));
+            }
+            if (rawCache.containsKey("expire-after-access")) {
+                try {
+                    expire = Duration.parse(String.valueOf(rawCache.get("expire-after-access")));
+                    if (expire.isNegative() || expire.isZero()) {
+                        problems.add(SECTION + ".cache.expire-after-access: must be positive, such as PT30M");
+                    }
+                } catch (DateTimeParseException e) {
+                    problems.add(SECTION + ".cache.expire-after-access: '" + rawCache.get("expire-after-access")
+                            + "' is not an ISO-8601 duration; write PT30M for 30 minutes");
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new InvalidConfigurationException(problems);
+            }
+            return new JobInfoStorageConfig(type, namespace, storeId, new CacheConfig(maxBytes, maxEntry, expire),
+                    pluginConfig);
+        }
+    }
+}

@@ -1,0 +1,192 @@
+package io.jobinfo.store.envelope;
+
+import io.jobinfo.store.spi.BlobSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.SequenceInputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.Arrays;
+import java.util.zip.CRC32C;
+
+/**
+ * Builds and verifies envelopes: a {@link EnvelopeHeader} followed by the payload. Every blob a store holds is an
+ * envelope, so that a reader can tell a complete, intact blob from anything else before using a byte of it.
+ */
+public final class BlobEnvelope {
+
+    private static final int BUFFER = 64 * 1024;
+
+    private BlobEnvelope() {
+    }
+
+    /** Wraps an in-memory payload. */
+    public static byte[] wrap(long jobId, int codecId, byte[] payload) {
+        EnvelopeHeader header = headerFor(jobId, codecId, payload);
+        byte[] out = Arrays.copyOf(header.toBytes(), EnvelopeHeader.LENGTH + payload.length);
+        System.arraycopy(payload, 0, out, EnvelopeHeader.LENGTH, payload.length);
+        return out;
+    }
+
+    /** The header an envelope of {@code payload} carries. */
+    public static EnvelopeHeader headerFor(long jobId, int codecId, byte[] payload) {
+        CRC32C crc = new CRC32C();
+        crc.update(payload);
+        byte[] sha = sha256().digest(payload);
+        return new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, payload.length,
+                (int) crc.getValue(), sha);
+    }
+
+    /**
+     * Wraps a payload of any size without holding it in memory: reads {@code payload} once to compute the checksums,
+     * then returns a source that streams header and payload.
+     */
+    public static BlobSource wrap(long jobId, int codecId, BlobSource payload) throws IOException {
+        CRC32C crc = new CRC32C();
+        MessageDigest sha = sha256();
+        long length = 0;
+        byte[] buf = new byte[BUFFER];
+        try (InputStream in = payload.open()) {
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                crc.update(buf, 0, n);
+                sha.update(buf, 0, n);
+                length += n;
+            }
+        }
+        if (length != payload.length()) {
+            throw new IOException("payload source yielded " + length + " bytes but declares " + payload.length());
+        }
+        byte[] header = new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, length,
+                (int) crc.getValue(), sha.digest()).toBytes();
+        long total = header.length + length;
+        return new BlobSource() {
+            @Override
+            public long length() {
+                return total;
+            }
+
+            @Override
+            public InputStream open() throws IOException {
+                return new SequenceInputStream(new java.io.ByteArrayInputStream(header), payload.open());
+            }
+        };
+    }
+
+    /** Reads just the header from the start of {@code in}. */
+    public static EnvelopeHeader readHeader(InputStream in) throws IOException, EnvelopeFormatException {
+        byte[] bytes = new byte[EnvelopeHeader.LENGTH];
+        int n = in.readNBytes(bytes, 0, bytes.length);
+        return EnvelopeHeader.parse(bytes, n);
+    }
+
+    /**
+     * Reads a whole envelope from {@code in} into memory and verifies it.
+     *
+     * @param expectedJobId the job id the blob must belong to
+     * @throws EnvelopeFormatException naming the first problem found
+     */
+    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, String location)
+            throws IOException, EnvelopeFormatException {
+        EnvelopeHeader header = readHeader(in);
+        checkJobId(header, expectedJobId);
+        if (header.payloadLength() > Integer.MAX_VALUE - 16) {
+            throw new IOException("payload of " + header.payloadLength()
+                    + " bytes does not fit in memory; read it with readTo(jobId, out)");
+        }
+        int length = (int) header.payloadLength();
+        byte[] payload = in.readNBytes(length);
+        if (payload.length < length) {
+            throw new EnvelopeFormatException("truncated payload: " + payload.length + " of " + length + " bytes");
+        }
+        if (in.read() != -1) {
+            throw new EnvelopeFormatException("trailing bytes after the " + length + "-byte payload");
+        }
+        verifyChecksums(header, payload, 0, payload.length);
+        return new VerifiedBlob(header, payload, location);
+    }
+
+    /** Verifies an envelope held in memory and returns its payload. */
+    public static VerifiedBlob verify(byte[] envelope, long expectedJobId, String location)
+            throws EnvelopeFormatException {
+        try {
+            return readVerified(new java.io.ByteArrayInputStream(envelope), expectedJobId, location);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Streams the payload of the envelope in {@code in} to {@code out}, verifying length and checksums. What was
+     * written to {@code out} is only valid if this returns normally.
+     *
+     * @return the verified header
+     */
+    public static EnvelopeHeader copyVerified(InputStream in, OutputStream out, long expectedJobId)
+            throws IOException, EnvelopeFormatException {
+        EnvelopeHeader header = readHeader(in);
+        checkJobId(header, expectedJobId);
+        CRC32C crc = new CRC32C();
+        MessageDigest sha = sha256();
+        long remaining = header.payloadLength();
+        byte[] buf = new byte[BUFFER];
+        while (remaining > 0) {
+            int n = in.read(buf, 0, (int) Math.min(buf.length, remaining));
+            if (n < 0) {
+                throw new EnvelopeFormatException("truncated payload: " + (header.payloadLength() - remaining)
+                        + " of " + header.payloadLength() + " bytes");
+            }
+            crc.update(buf, 0, n);
+            sha.update(buf, 0, n);
+            out.write(buf, 0, n);
+            remaining -= n;
+        }
+        if (in.read() != -1) {
+            throw new EnvelopeFormatException("trailing bytes after the " + header.payloadLength() + "-byte payload");
+        }
+        checkDigests(header, (int) crc.getValue(), sha.digest());
+        return header;
+    }
+
+    /** Verifies that a stream holds exactly the envelope {@code header} describes (for write-once comparisons). */
+    public static EnvelopeHeader verifyStream(InputStream in, long expectedJobId)
+            throws IOException, EnvelopeFormatException {
+        return copyVerified(in, OutputStream.nullOutputStream(), expectedJobId);
+    }
+
+    private static void checkJobId(EnvelopeHeader header, long expectedJobId) throws EnvelopeFormatException {
+        if (header.jobId() != expectedJobId) {
+            throw new EnvelopeFormatException("blob belongs to job " + header.jobId() + ", not to job "
+                    + expectedJobId);
+        }
+    }
+
+    private static void verifyChecksums(EnvelopeHeader header, byte[] payload, int off, int len)
+            throws EnvelopeFormatException {
+        CRC32C crc = new CRC32C();
+        crc.update(payload, off, len);
+        MessageDigest sha = sha256();
+        sha.update(payload, off, len);
+        checkDigests(header, (int) crc.getValue(), sha.digest());
+    }
+
+    private static void checkDigests(EnvelopeHeader header, int crc, byte[] sha) throws EnvelopeFormatException {
+        if (crc != header.payloadCrc32c()) {
+            throw new EnvelopeFormatException("CRC32C mismatch: stored " + Integer.toHexString(header.payloadCrc32c())
+                    + ", computed " + Integer.toHexString(crc));
+        }
+        if (!MessageDigest.isEqual(sha, header.payloadSha256())) {
+            throw new EnvelopeFormatException("SHA-256 mismatch");
+        }
+    }
+
+    static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every JVM", e);
+        }
+    }
+}

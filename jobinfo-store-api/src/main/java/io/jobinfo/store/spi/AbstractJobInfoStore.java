@@ -1,0 +1,119 @@
+package io.jobinfo.store.spi;
+
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeFormatException;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+
+/**
+ * Skeleton of a {@link JobInfoStore}: envelope checks before a write, the write-once comparison when the target
+ * exists, and verified reads. A backend supplies one atomic primitive, {@link #writeIfAbsent}, plus raw reads,
+ * deletes and listing.
+ */
+public abstract class AbstractJobInfoStore implements JobInfoStore {
+
+    @Override
+    public final CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
+        String location = location(jobId);
+        EnvelopeHeader header = checkedHeader(jobId, blob, location);
+        if (writeIfAbsent(jobId, blob, header)) {
+            return CreateOutcome.CREATED;
+        }
+        return compareWithExisting(jobId, header, location);
+    }
+
+    /**
+     * Writes {@code blob} to {@link #location(long)} if and only if nothing is stored there yet, atomically: readers
+     * see either nothing or all of it.
+     *
+     * @return {@code true} if this call stored the blob, {@code false} if a complete blob already existed (the caller
+     *     then compares contents)
+     * @throws OutcomeUnknownException the write may have happened
+     * @throws JobInfoStoreException   nothing was stored
+     */
+    protected abstract boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header)
+            throws JobInfoStoreException;
+
+    @Override
+    public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        String location = location(jobId);
+        try (InputStream in = openRaw(jobId)) {
+            return BlobEnvelope.readVerified(in, jobId, location);
+        } catch (EnvelopeFormatException e) {
+            throw new CorruptBlobException(e.getMessage(), jobId, location);
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            throw readFailure(jobId, location, e);
+        }
+    }
+
+    @Override
+    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
+        String location = location(jobId);
+        try (InputStream in = openRaw(jobId)) {
+            return BlobEnvelope.copyVerified(in, out, jobId).payloadLength();
+        } catch (EnvelopeFormatException e) {
+            throw new CorruptBlobException(e.getMessage(), jobId, location);
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            throw readFailure(jobId, location, e);
+        }
+    }
+
+    /** Maps an I/O failure while reading; backends may override to recognise "not found" conditions. */
+    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+        return new JobInfoStoreException("Reading the blob failed: " + e.getMessage(), jobId, location, e);
+    }
+
+    private static EnvelopeHeader checkedHeader(long jobId, BlobSource blob, String location)
+            throws JobInfoStoreException {
+        EnvelopeHeader header;
+        try (InputStream in = blob.open()) {
+            header = BlobEnvelope.readHeader(in);
+        } catch (EnvelopeFormatException e) {
+            throw new CorruptBlobException("refusing to store bytes that are not an envelope: " + e.getMessage(),
+                    jobId, location);
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Could not read the blob to store: " + e.getMessage(), jobId, location, e);
+        }
+        if (header.jobId() != jobId) {
+            throw new CorruptBlobException("refusing to store the envelope of job " + header.jobId()
+                    + " under job " + jobId, jobId, location);
+        }
+        if (header.blobLength() != blob.length()) {
+            throw new CorruptBlobException("refusing to store an envelope of " + blob.length()
+                    + " bytes whose header declares " + header.blobLength(), jobId, location);
+        }
+        return header;
+    }
+
+    private CreateOutcome compareWithExisting(long jobId, EnvelopeHeader header, String location)
+            throws JobInfoStoreException {
+        EnvelopeHeader existing;
+        try (InputStream in = openRaw(jobId)) {
+            existing = BlobEnvelope.verifyStream(in, jobId);
+        } catch (EnvelopeFormatException e) {
+            throw new CorruptBlobException("a blob already exists and is corrupt (" + e.getMessage()
+                    + "); it was left in place for inspection", jobId, location);
+        } catch (BlobNotFoundException e) {
+            // Deleted between our failed write and this read: the job was removed concurrently. Do not resurrect it.
+            throw new JobInfoStoreException("A blob existed when writing but was deleted before it could be compared;"
+                    + " the job is being removed concurrently. Retry the submit if that is not the case", jobId,
+                    location, e);
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Could not read the existing blob to compare: " + e.getMessage(), jobId,
+                    location, e);
+        }
+        if (existing.describesSameBlob(header)) {
+            return CreateOutcome.ALREADY_PRESENT;
+        }
+        throw new BlobAlreadyExistsException(jobId, location);
+    }
+}

@@ -1,0 +1,10 @@
+package io.jobinfo.store.spi;
+
+/** No complete blob exists for this job id (never written, still being written, or deleted). */
+public class BlobNotFoundException extends JobInfoStoreException {
+    private static final long serialVersionUID = 1L;
+
+    public BlobNotFoundException(long jobId, String location) {
+        super("No blob stored for this job", jobId, location);
+    }
+}

@@ -1,0 +1,36 @@
+package io.jobinfo.store.spi;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Objects;
+
+/**
+ * The bytes of one blob (a complete envelope), which a store may read more than once (a retried request, or a
+ * comparison against an existing blob). Not limited to 2 GB: {@link #length()} is a {@code long} and content is
+ * streamed.
+ */
+public interface BlobSource {
+
+    /** Exact number of bytes {@link #open()} yields. */
+    long length();
+
+    /** A new stream over the whole content, from its first byte. The caller closes it. */
+    InputStream open() throws IOException;
+
+    /** A source over an in-memory array; the array must not be modified afterwards. */
+    static BlobSource ofBytes(byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes");
+        return new BlobSource() {
+            @Override
+            public long length() {
+                return bytes.length;
+            }
+
+            @Override
+            public InputStream open() {
+                return new ByteArrayInputStream(bytes);
+            }
+        };
+    }
+}

@@ -1,0 +1,72 @@
+package io.jobinfo.store.spi;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.OptionalLong;
+
+/**
+ * How job ids become object names, shared by every backend so that a blob written by one can be found by another.
+ * A blob is named {@code <16 hex digits of the job id>.jobinfo}; an interrupted write leaves
+ * {@code .tmp-<16 hex digits>-<random>}. Both names are built from the job id's bits alone, so no id can produce a
+ * path separator or a traversal.
+ */
+public final class StoreNaming {
+
+    public static final String BLOB_SUFFIX = ".jobinfo";
+    public static final String TEMP_PREFIX = ".tmp-";
+
+    private StoreNaming() {
+    }
+
+    /** {@code 000000000000007b.jobinfo} for job 123; {@code ffffffffffffffff.jobinfo} for job -1. */
+    public static String blobName(long jobId) {
+        return HexFormat.of().toHexDigits(jobId) + BLOB_SUFFIX;
+    }
+
+    /** A unique temporary name for a write of {@code jobId} in progress. */
+    public static String tempName(long jobId, String unique) {
+        return TEMP_PREFIX + HexFormat.of().toHexDigits(jobId) + "-" + unique;
+    }
+
+    /** The job id of a blob name, or empty if {@code name} is not one. */
+    public static OptionalLong parseBlobName(String name) {
+        if (name.length() != 16 + BLOB_SUFFIX.length() || !name.endsWith(BLOB_SUFFIX)) {
+            return OptionalLong.empty();
+        }
+        return parseHex(name.substring(0, 16));
+    }
+
+    /** The job id of a temporary name, or empty if {@code name} is not one. */
+    public static OptionalLong parseTempName(String name) {
+        if (!name.startsWith(TEMP_PREFIX) || name.length() < TEMP_PREFIX.length() + 17
+                || name.charAt(TEMP_PREFIX.length() + 16) != '-') {
+            return OptionalLong.empty();
+        }
+        return parseHex(name.substring(TEMP_PREFIX.length(), TEMP_PREFIX.length() + 16));
+    }
+
+    private static OptionalLong parseHex(String hex) {
+        for (int i = 0; i < hex.length(); i++) {
+            if (Character.digit(hex.charAt(i), 16) < 0 || Character.isUpperCase(hex.charAt(i))) {
+                return OptionalLong.empty();
+            }
+        }
+        return OptionalLong.of(HexFormat.fromHexDigitsToLong(hex));
+    }
+
+    /**
+     * A store id derived from what identifies the namespace (type, cluster or bucket, path): 8 hex digits of its
+     * SHA-256. Used when the configuration names no {@code store-id}.
+     */
+    public static String deriveStoreId(String canonicalNamespace) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256")
+                    .digest(canonicalNamespace.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest, 0, 4);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

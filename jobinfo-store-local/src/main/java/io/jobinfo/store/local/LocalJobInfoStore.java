@@ -1,0 +1,306 @@
+package io.jobinfo.store.local;
+
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.spi.AbstractJobInfoStore;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CorruptBlobException;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.spi.StoreNaming;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/**
+ * Blobs as files in one directory of a local disk or an NFS mount.
+ *
+ * <p>Write-once and atomic: the bytes go to a temporary file in the target directory, which is fsynced and then
+ * hard-linked to the final name ({@code link(2)} fails if the name exists, on NFS too), the directory is fsynced, and
+ * the temporary name is removed. Readers never see a partial file: the final name appears only once complete. A crash
+ * mid-write leaves a {@code .tmp-*} file that {@link #list()} reports as incomplete for garbage collection.
+ *
+ * <p>The file system must support hard links; {@link #open} checks that and refuses to start otherwise.
+ */
+public final class LocalJobInfoStore extends AbstractJobInfoStore {
+
+    private final Path dir;
+    private final String storeId;
+    private final boolean fsync;
+    private volatile boolean closed;
+
+    private LocalJobInfoStore(Path dir, String storeId, boolean fsync) {
+        this.dir = dir;
+        this.storeId = storeId;
+        this.fsync = fsync;
+    }
+
+    /**
+     * Opens a store on {@code dir}, checking that it is a writable directory that supports hard links.
+     *
+     * @throws JobInfoStoreException naming the directory and what is wrong with it
+     */
+    public static LocalJobInfoStore open(Path dir, String storeId, boolean fsync, boolean createDirectories)
+            throws JobInfoStoreException {
+        Path absolute = dir.toAbsolutePath().normalize();
+        try {
+            if (createDirectories) {
+                Files.createDirectories(absolute);
+            }
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Cannot create the store directory: " + e + "; create it or fix its"
+                    + " permissions", null, absolute.toUri().toString(), e);
+        }
+        if (!Files.isDirectory(absolute)) {
+            throw new JobInfoStoreException("The store directory does not exist; create it or set "
+                    + LocalJobInfoStoreFactory.CREATE_DIRECTORIES + "=true", null, absolute.toUri().toString());
+        }
+        probeHardLinks(absolute);
+        String id = storeId != null ? storeId : StoreNaming.deriveStoreId("local:" + absolute);
+        return new LocalJobInfoStore(absolute, id, fsync);
+    }
+
+    private static void probeHardLinks(Path dir) throws JobInfoStoreException {
+        Path probe = dir.resolve(".probe-" + UUID.randomUUID());
+        Path link = dir.resolve(".probe-" + UUID.randomUUID());
+        try {
+            Files.write(probe, new byte[] {1}, StandardOpenOption.CREATE_NEW);
+            Files.createLink(link, probe);
+        } catch (UnsupportedOperationException e) {
+            throw new JobInfoStoreException("The file system of the store directory does not support hard links,"
+                    + " which write-once creation needs; use a POSIX file system or NFS", null, dir.toUri().toString());
+        } catch (IOException e) {
+            throw new JobInfoStoreException("The store directory is not writable (" + e + "); fix its permissions",
+                    null, dir.toUri().toString(), e);
+        } finally {
+            try {
+                Files.deleteIfExists(link);
+                Files.deleteIfExists(probe);
+            } catch (IOException ignored) {
+                // best effort: a leftover probe is harmless and not listed as a blob
+            }
+        }
+    }
+
+    /** The directory holding the blobs. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The file of {@code jobId}'s blob. */
+    public Path path(long jobId) {
+        return dir.resolve(StoreNaming.blobName(jobId));
+    }
+
+    @Override
+    public String type() {
+        return "local";
+    }
+
+    @Override
+    public String storeId() {
+        return storeId;
+    }
+
+    @Override
+    public String location(long jobId) {
+        return path(jobId).toUri().toString();
+    }
+
+    @Override
+    protected boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header) throws JobInfoStoreException {
+        checkOpen();
+        Path target = path(jobId);
+        if (Files.exists(target)) {
+            return false; // cheap path for retries; the link below is what decides a race
+        }
+        Path temp = dir.resolve(StoreNaming.tempName(jobId, UUID.randomUUID().toString()));
+        try {
+            writeTemp(temp, blob, jobId);
+        } catch (JobInfoStoreException e) {
+            deleteQuietly(temp);
+            throw e;
+        } catch (IOException e) {
+            deleteQuietly(temp);
+            throw new JobInfoStoreException("Writing the blob failed (nothing was stored): " + e, jobId,
+                    location(jobId), e);
+        }
+        try {
+            Files.createLink(target, temp);
+        } catch (FileAlreadyExistsException e) {
+            deleteQuietly(temp);
+            return false;
+        } catch (IOException e) {
+            // link(2) either happened or not; on NFS a lost reply leaves that open.
+            boolean linked = Files.exists(target);
+            deleteQuietly(temp);
+            if (linked) {
+                throw new OutcomeUnknownException("linking the blob into place reported " + e, jobId,
+                        location(jobId), e);
+            }
+            throw new JobInfoStoreException("Linking the blob into place failed (nothing was stored): " + e, jobId,
+                    location(jobId), e);
+        }
+        try {
+            fsyncDirectory();
+        } catch (IOException e) {
+            deleteQuietly(temp);
+            throw new OutcomeUnknownException("the blob is in place but the directory could not be synced (" + e
+                    + "); it may not survive a power loss", jobId, location(jobId), e);
+        }
+        deleteQuietly(temp);
+        return true;
+    }
+
+    private void writeTemp(Path temp, BlobSource blob, long jobId) throws IOException, JobInfoStoreException {
+        long written = 0;
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+             InputStream in = blob.open()) {
+            byte[] buf = new byte[256 * 1024];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
+                while (bb.hasRemaining()) {
+                    ch.write(bb);
+                }
+                written += n;
+            }
+            if (written != blob.length()) {
+                throw new CorruptBlobException("the blob source yielded " + written + " bytes but declared "
+                        + blob.length() + "; nothing was stored", jobId, location(jobId));
+            }
+            if (fsync) {
+                ch.force(true);
+            }
+        }
+    }
+
+    private void fsyncDirectory() throws IOException {
+        if (!fsync) {
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Some platforms cannot open a directory for reading; Linux (and NFS clients on it) can.
+            if (!System.getProperty("os.name", "").toLowerCase().contains("linux")) {
+                return;
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            return Files.newInputStream(path(jobId));
+        } catch (NoSuchFileException e) {
+            throw new BlobNotFoundException(jobId, location(jobId));
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Opening the blob failed: " + e, jobId, location(jobId), e);
+        }
+    }
+
+    @Override
+    public boolean delete(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            boolean deleted = Files.deleteIfExists(path(jobId));
+            if (deleted) {
+                fsyncDirectory();
+            }
+            return deleted;
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Deleting the blob failed; retry later: " + e, jobId, location(jobId), e);
+        }
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        checkOpen();
+        List<StoredBlob> result = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                OptionalLong blobId = StoreNaming.parseBlobName(name);
+                OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
+                if (blobId.isEmpty() && tempId.isEmpty()) {
+                    continue;
+                }
+                BasicFileAttributes attrs;
+                try {
+                    attrs = Files.readAttributes(p, BasicFileAttributes.class);
+                } catch (NoSuchFileException gone) {
+                    continue; // deleted while listing
+                }
+                if (!attrs.isRegularFile()) {
+                    continue;
+                }
+                long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
+                result.add(new StoredBlob(id, p.toUri().toString(), attrs.size(),
+                        attrs.lastModifiedTime().toInstant(), blobId.isEmpty()));
+            }
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Listing the store directory failed: " + e, null, dir.toUri().toString(),
+                    e);
+        }
+        return result;
+    }
+
+    @Override
+    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        checkOpen();
+        if (!leftover.incomplete()) {
+            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
+                    + " as a leftover; use delete(jobId)");
+        }
+        Path p = Path.of(java.net.URI.create(leftover.location()));
+        if (!dir.equals(p.getParent()) || StoreNaming.parseTempName(p.getFileName().toString()).isEmpty()) {
+            throw new IllegalArgumentException("Not a leftover of this store: " + leftover.location());
+        }
+        try {
+            return Files.deleteIfExists(p);
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Deleting the leftover failed: " + e, leftover.jobId(),
+                    leftover.location(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+
+    private void checkOpen() throws JobInfoStoreException {
+        if (closed) {
+            throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
+        }
+    }
+
+    private static void deleteQuietly(Path p) {
+        try {
+            Files.deleteIfExists(p);
+        } catch (IOException ignored) {
+            // a leftover temp file is listed as incomplete and removed by GC
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LocalJobInfoStore{" + dir + ", storeId=" + storeId + '}';
+    }
+}

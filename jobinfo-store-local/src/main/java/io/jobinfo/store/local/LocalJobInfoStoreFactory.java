@@ -1,0 +1,62 @@
+package io.jobinfo.store.local;
+
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStoreFactory;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Type {@code local}: a directory on a local disk or an NFS mount; the namespace is that directory. */
+public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
+
+    public static final String FSYNC = "local.fsync";
+    public static final String CREATE_DIRECTORIES = "local.create-directories";
+
+    @Override
+    public String identifier() {
+        return "local";
+    }
+
+    @Override
+    public Map<String, String> describeOptions() {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put(FSYNC, "true (default): fsync every blob and its directory before a create returns; false only"
+                + " for throw-away test stores");
+        options.put(CREATE_DIRECTORIES, "true (default): create the namespace directory if it is missing");
+        return options;
+    }
+
+    @Override
+    public List<String> validate(JobInfoStorageConfig config) {
+        List<String> problems = new ArrayList<>();
+        try {
+            Path dir = Path.of(config.namespace());
+            if (!dir.isAbsolute()) {
+                problems.add("jobinfo-storage.namespace: '" + config.namespace() + "' must be an absolute directory"
+                        + " for the local store (every member must resolve it to the same place)");
+            }
+        } catch (InvalidPathException e) {
+            problems.add("jobinfo-storage.namespace: '" + config.namespace() + "' is not a valid path: "
+                    + e.getReason());
+        }
+        for (String key : List.of(FSYNC, CREATE_DIRECTORIES)) {
+            String v = config.option(key);
+            if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+                problems.add("jobinfo-storage.plugin-config." + key + ": '" + v + "' must be true or false");
+            }
+        }
+        return problems;
+    }
+
+    @Override
+    public JobInfoStore create(JobInfoStorageConfig config) throws JobInfoStoreException {
+        boolean fsync = !"false".equalsIgnoreCase(config.option(FSYNC));
+        boolean mkdirs = !"false".equalsIgnoreCase(config.option(CREATE_DIRECTORIES));
+        return LocalJobInfoStore.open(Path.of(config.namespace()), config.storeId(), fsync, mkdirs);
+    }
+}

@@ -1,0 +1,24 @@
+package io.jobinfo.store.local;
+
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+class LocalJobInfoStoreContractTest extends AbstractJobInfoStoreContractTest {
+
+    @TempDir
+    static Path root;
+
+    @Override
+    protected JobInfoStorageConfig storeConfig(String namespaceName) {
+        return JobInfoStorageConfig.builder("local").namespace(root + "/" + namespaceName).build();
+    }
+
+    @Override
+    protected void overwriteStoredBytes(JobInfoStore store, long jobId, byte[] bytes) throws Exception {
+        Files.write(((LocalJobInfoStore) store).path(jobId), bytes);
+    }
+}
