@@ -1,0 +1,35 @@
+package io.jobinfo.store.codec;
+
+/**
+ * Turns a job description into payload bytes and back. The codec id is recorded in every envelope, so a reader can
+ * tell which codec wrote a blob; an engine that keeps its own class brings its own codec with its own id.
+ *
+ * <p>Implementations are thread-safe and never instantiate a class named by the bytes they decode.
+ *
+ * @param <T> the job description type
+ */
+public interface JobInfoCodec<T> {
+
+    /** Stable id stored in the envelope, 1..65535. Ids 1..255 are reserved for codecs shipped with this library. */
+    int id();
+
+    /** A name for messages, such as {@code kryo-jobinfo-v1}. */
+    String name();
+
+    /** The type this codec encodes. */
+    Class<T> type();
+
+    /**
+     * Encodes {@code value}.
+     *
+     * @throws IllegalArgumentException {@code value} holds something the codec cannot represent
+     */
+    byte[] encode(T value);
+
+    /**
+     * Decodes a payload this codec wrote.
+     *
+     * @throws CodecException the bytes are not a valid encoding (truncated, or a newer schema)
+     */
+    T decode(byte[] payload) throws CodecException;
+}
