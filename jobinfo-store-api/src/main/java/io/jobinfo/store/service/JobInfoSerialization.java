@@ -1,0 +1,50 @@
+package io.jobinfo.store.service;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.config.Config;
+import com.hazelcast.config.SerializationConfig;
+import com.hazelcast.nio.serialization.DataSerializableFactory;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+
+/**
+ * Registers the Hazelcast serialization of {@link JobInfoPointer} and {@link InlineJobInfo}. Call
+ * {@link #configure(Config)} on every member's config (and {@link #configure(ClientConfig)} on tools that connect as
+ * clients) before the instance starts.
+ */
+public final class JobInfoSerialization {
+
+    /** Factory id of this library's values ("JIS" in ASCII). */
+    public static final int FACTORY_ID = 0x4A4953;
+    public static final int POINTER_CLASS_ID = 1;
+    public static final int INLINE_CLASS_ID = 2;
+
+    private JobInfoSerialization() {
+    }
+
+    public static Config configure(Config config) {
+        register(config.getSerializationConfig());
+        return config;
+    }
+
+    public static ClientConfig configure(ClientConfig config) {
+        register(config.getSerializationConfig());
+        return config;
+    }
+
+    private static void register(SerializationConfig serialization) {
+        serialization.addDataSerializableFactory(FACTORY_ID, new Factory());
+    }
+
+    /** Creates the values by class id; never by a class name found in the data. */
+    public static final class Factory implements DataSerializableFactory {
+        @Override
+        public IdentifiedDataSerializable create(int typeId) {
+            return switch (typeId) {
+                case POINTER_CLASS_ID -> new JobInfoPointer();
+                case INLINE_CLASS_ID -> new InlineJobInfo();
+                default -> throw new IllegalArgumentException("Unknown jobinfo-store class id " + typeId
+                        + "; a newer version of jobinfo-store wrote this value");
+            };
+        }
+    }
+}
