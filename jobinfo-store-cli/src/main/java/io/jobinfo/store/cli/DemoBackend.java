@@ -1,0 +1,70 @@
+package io.jobinfo.store.cli;
+
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * The storage a demo runs on: a configuration for the store and whatever embedded server it needs, stopped (and any
+ * temporary data removed) on close.
+ */
+interface DemoBackend extends AutoCloseable {
+
+    /** The configuration the demo opens its store with. */
+    JobInfoStorageConfig config();
+
+    /** One line for the report: where the blobs went. */
+    String describe();
+
+    @Override
+    void close();
+
+    /** A local directory; a temporary one (removed on close) unless {@code dir} is given. */
+    static DemoBackend local(Path dir) throws IOException {
+        boolean temporary = dir == null;
+        Path root = temporary ? Files.createTempDirectory("jobinfo-demo-") : dir.toAbsolutePath();
+        JobInfoStorageConfig config = JobInfoStorageConfig.builder("local").namespace(root.toString()).build();
+        return new DemoBackend() {
+            @Override
+            public JobInfoStorageConfig config() {
+                return config;
+            }
+
+            @Override
+            public String describe() {
+                return "local directory " + root + (temporary ? " (temporary)" : "");
+            }
+
+            @Override
+            public void close() {
+                if (temporary) {
+                    deleteRecursively(root);
+                }
+            }
+        };
+    }
+
+    static void deleteRecursively(Path root) {
+        try {
+            Files.walkFileTree(root, new SimpleFileVisitor<>() {
+                @Override
+                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override
+                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
+                    Files.deleteIfExists(d);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException e) {
+            System.err.println("could not remove the demo's temporary directory " + root + ": " + e);
+        }
+    }
+}

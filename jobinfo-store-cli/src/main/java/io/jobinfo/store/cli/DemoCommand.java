@@ -1,0 +1,286 @@
+package io.jobinfo.store.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.config.ByteSize;
+import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.model.JobGenerator;
+import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.RestoreReport;
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStores;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The main job: an embedded cluster, realistic jobs submitted through the registry, the master crashed, every job
+ * restored and verified on the new master, and the figures that matter side by side.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Starts an embedded Hazelcast cluster and a store, submits realistic jobs, kills the master,",
+            "restores every job on the new master and prints cluster memory per job (inline vs pointer),",
+            "submit latency, restore time and cache hit ratio."})
+final class DemoCommand implements Callable<Integer> {
+
+    static final String POINTER_MAP = RunningJobInfoRegistry.DEFAULT_MAP_NAME;
+    static final String INLINE_MAP = "demo_inline_runningJobInfo";
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--jobs", defaultValue = "200", description = "jobs to submit (1..100000; default ${DEFAULT-VALUE})")
+    int jobs;
+
+    @Option(names = "--blob-size", defaultValue = "200KiB", converter = ByteSizeConverter.class,
+            description = "approximate encoded size of each job, such as 200KiB or 2MiB (1KiB..256MiB; default "
+                    + "${DEFAULT-VALUE})")
+    long blobSize;
+
+    @Option(names = "--store", defaultValue = "local",
+            description = "backend: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    StoreType store;
+
+    @Option(names = "--store-dir", description = "directory of the local store (default: a temporary directory,"
+            + " removed afterwards)")
+    Path storeDir;
+
+    @Option(names = "--members", defaultValue = "3", description = "cluster members (2..7; default ${DEFAULT-VALUE})")
+    int members;
+
+    @Option(names = "--restore-parallelism", defaultValue = "8",
+            description = "blobs loaded at once on the new master (1..256; default ${DEFAULT-VALUE})")
+    int restoreParallelism;
+
+    @Option(names = "--cache-max-bytes", defaultValue = "64MiB", converter = ByteSizeConverter.class,
+            description = "cache bound of each member (default ${DEFAULT-VALUE})")
+    long cacheMaxBytes;
+
+    @Option(names = "--json", description = "print one JSON summary instead of the table")
+    boolean json;
+
+    enum StoreType { local }
+
+    @Override
+    public Integer call() throws Exception {
+        validate();
+        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec.commandLine().getOut();
+        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        JobGenerator generator = new JobGenerator(42);
+        CacheConfig cache = new CacheConfig(cacheMaxBytes, Math.min(cacheMaxBytes, CacheConfig.DEFAULT_MAX_ENTRY_BYTES
+                * 16), CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS);
+
+        try (DemoBackend backend = openBackend()) {
+            err.printf("starting %d Hazelcast members and the %s store (%s)%n", members, store, backend.describe());
+            try (EmbeddedCluster cluster = new EmbeddedCluster(members);
+                 JobInfoStore masterStore = JobInfoStores.open(backend.config())) {
+                HazelcastInstance master = cluster.master();
+                Map<Long, byte[]> digests = new ConcurrentHashMap<>();
+                long[] submitNanos = new long[jobs];
+                long inlineBytesPerJob;
+                long pointerBytesPerJob;
+                try (RunningJobInfoRegistry<JobImmutableInformation> coordinator =
+                             RunningJobInfoRegistry.builder(master, masterStore, codec).cache(cache).build()) {
+                    IMap<Long, Object> inline = master.getMap(INLINE_MAP);
+                    Progress progress = new Progress(err, "submitted", jobs);
+                    for (int i = 0; i < jobs; i++) {
+                        long jobId = 1_000_000L + i;
+                        JobImmutableInformation job = generator.generate(jobId, (int) blobSize);
+                        byte[] encoded = codec.encode(job);
+                        digests.put(jobId, sha256(encoded));
+                        long start = System.nanoTime();
+                        coordinator.submit(jobId, job);
+                        submitNanos[i] = System.nanoTime() - start;
+                        inline.set(jobId, new InlineJobInfo(System.currentTimeMillis(), codec.id(), encoded));
+                        progress.step(i + 1);
+                    }
+                    inlineBytesPerJob = cluster.entryMemoryCost(INLINE_MAP) / jobs;
+                    pointerBytesPerJob = cluster.entryMemoryCost(POINTER_MAP) / jobs;
+                    inline.destroy(); // the inline copy was only the baseline; it would slow the failover down
+                }
+
+                err.println("killing the master (terminate, no graceful leave)");
+                long crashAt = System.nanoTime();
+                cluster.crash(master);
+                HazelcastInstance newMaster = cluster.master();
+                long failoverMillis = (System.nanoTime() - crashAt) / 1_000_000;
+
+                try (JobInfoStore newMasterStore = JobInfoStores.open(backend.config());
+                     RunningJobInfoRegistry<JobImmutableInformation> restored = RunningJobInfoRegistry
+                             .builder(newMaster, newMasterStore, codec).cache(cache)
+                             .restoreParallelism(restoreParallelism).build()) {
+                    err.printf("restoring %d jobs on the new master with %d loaders%n", jobs, restoreParallelism);
+                    AtomicInteger mismatches = new AtomicInteger();
+                    RestoreReport report = restored.restoreAll((id, ts, job) -> {
+                        if (!Arrays.equals(digests.get(id), sha256(codec.encode(job)))) {
+                            mismatches.incrementAndGet();
+                            throw new IllegalStateException("job " + id + " differs from what was submitted");
+                        }
+                    });
+                    long hitsBefore = restored.cacheStats().hitCount();
+                    long missesBefore = restored.cacheStats().missCount();
+                    for (long id : digests.keySet()) {
+                        restored.get(id);
+                    }
+                    long hits = restored.cacheStats().hitCount() - hitsBefore;
+                    long misses = restored.cacheStats().missCount() - missesBefore;
+
+                    Map<String, Object> summary = new LinkedHashMap<>();
+                    summary.put("store", store.name());
+                    summary.put("members", members);
+                    summary.put("jobs", jobs);
+                    summary.put("blobBytes", blobSize);
+                    summary.put("restored", report.restored().size());
+                    summary.put("failed", report.failed().size());
+                    summary.put("mismatched", mismatches.get());
+                    summary.put("inlineBytesPerJob", inlineBytesPerJob);
+                    summary.put("pointerBytesPerJob", pointerBytesPerJob);
+                    summary.put("memoryRatio", pointerBytesPerJob == 0 ? 0
+                            : round((double) inlineBytesPerJob / pointerBytesPerJob, 1));
+                    summary.put("submitP50Millis", round(percentile(submitNanos, 0.50) / 1e6, 3));
+                    summary.put("submitP99Millis", round(percentile(submitNanos, 0.99) / 1e6, 3));
+                    summary.put("submitMaxMillis", round(percentile(submitNanos, 1.0) / 1e6, 3));
+                    summary.put("failoverMillis", failoverMillis);
+                    summary.put("restoreMillis", report.duration().toMillis());
+                    summary.put("restoreParallelism", restoreParallelism);
+                    summary.put("cacheHitRatio", hits + misses == 0 ? 0 : round((double) hits / (hits + misses), 3));
+                    summary.put("cachedBytes", restored.cachedBytes());
+                    summary.put("cacheMaxBytes", cacheMaxBytes);
+                    if (json) {
+                        out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT)
+                                .writeValueAsString(summary));
+                    } else {
+                        printTable(out, summary, backend.describe());
+                    }
+                    out.flush();
+                    for (var failure : report.failed().values()) {
+                        err.println("FAILED: " + failure.getMessage());
+                    }
+                    return report.complete() && mismatches.get() == 0 ? JobInfoStoreCli.EXIT_OK
+                            : JobInfoStoreCli.EXIT_PROBLEMS;
+                }
+            }
+        }
+    }
+
+    private void validate() {
+        StringBuilder problems = new StringBuilder();
+        if (jobs < 1 || jobs > 100_000) {
+            problems.append("--jobs must be between 1 and 100000, got ").append(jobs).append('\n');
+        }
+        if (blobSize < 1024 || blobSize > (256L << 20)) {
+            problems.append("--blob-size must be between 1KiB and 256MiB, got ").append(ByteSize.format(blobSize))
+                    .append('\n');
+        }
+        if (members < 2 || members > 7) {
+            problems.append("--members must be between 2 and 7 (a master and someone to take over), got ")
+                    .append(members).append('\n');
+        }
+        if (restoreParallelism < 1 || restoreParallelism > 256) {
+            problems.append("--restore-parallelism must be between 1 and 256, got ").append(restoreParallelism)
+                    .append('\n');
+        }
+        if (cacheMaxBytes < 0) {
+            problems.append("--cache-max-bytes must not be negative\n");
+        }
+        if (storeDir != null && store != StoreType.local) {
+            problems.append("--store-dir applies to --store local only\n");
+        }
+        if (problems.length() > 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), problems.toString().strip());
+        }
+    }
+
+    private DemoBackend openBackend() throws Exception {
+        return switch (store) {
+            case local -> DemoBackend.local(storeDir);
+        };
+    }
+
+    private static void printTable(PrintWriter out, Map<String, Object> s, String where) {
+        out.println();
+        out.printf("JobInfo Store demo: %s jobs of %s on %s members, store: %s%n", s.get("jobs"),
+                ByteSize.format((Long) s.get("blobBytes")), s.get("members"), where);
+        out.println("+----------------------------------------+----------------+----------------+");
+        out.printf("| %-38s | %14s | %14s |%n", "", "inline IMap", "pointer+store");
+        out.println("+----------------------------------------+----------------+----------------+");
+        out.printf("| %-38s | %14s | %14s |%n", "cluster IMap bytes per job (2 copies)", s.get("inlineBytesPerJob"),
+                s.get("pointerBytesPerJob"));
+        out.printf("| %-38s | %14s | %14s |%n", "ratio", s.get("memoryRatio") + "x", "1x");
+        out.println("+----------------------------------------+----------------+----------------+");
+        out.printf("| %-38s | %31s |%n", "submit p50 / p99 / max (ms)", s.get("submitP50Millis") + " / "
+                + s.get("submitP99Millis") + " / " + s.get("submitMaxMillis"));
+        out.printf("| %-38s | %31s |%n", "master crash -> new master (ms)", s.get("failoverMillis"));
+        out.printf("| %-38s | %31s |%n", "restore all, verified (ms)", s.get("restoreMillis") + " with "
+                + s.get("restoreParallelism") + " loaders");
+        out.printf("| %-38s | %31s |%n", "restored / failed / mismatched", s.get("restored") + " / "
+                + s.get("failed") + " / " + s.get("mismatched"));
+        out.printf("| %-38s | %31s |%n", "cache hit ratio after restore", s.get("cacheHitRatio"));
+        out.printf("| %-38s | %31s |%n", "cache bytes / bound", ByteSize.format((Long) s.get("cachedBytes")) + " / "
+                + ByteSize.format((Long) s.get("cacheMaxBytes")));
+        out.println("+----------------------------------------+---------------------------------+");
+    }
+
+    static double percentile(long[] values, double p) {
+        long[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static double round(double v, int digits) {
+        double f = Math.pow(10, digits);
+        return Math.round(v * f) / f;
+    }
+
+    static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Progress on standard error: a line per 10%. */
+    static final class Progress {
+        private final PrintWriter err;
+        private final String what;
+        private final int total;
+        private final long start = System.nanoTime();
+        private int lastDecile = -1;
+
+        Progress(PrintWriter err, String what, int total) {
+            this.err = err;
+            this.what = what;
+            this.total = total;
+        }
+
+        void step(int done) {
+            int decile = (int) ((long) done * 10 / total);
+            if (decile != lastDecile) {
+                lastDecile = decile;
+                double secs = Duration.ofNanos(System.nanoTime() - start).toMillis() / 1000.0;
+                err.printf("  %s %d/%d (%.1f s)%n", what, done, total, secs);
+                err.flush();
+            }
+        }
+    }
+}

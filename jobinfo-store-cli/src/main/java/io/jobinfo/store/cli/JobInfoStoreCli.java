@@ -1,0 +1,59 @@
+package io.jobinfo.store.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
+@Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
+        description = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
+        subcommands = {DemoCommand.class},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
+            "2:invalid arguments or configuration", "3:a cluster or store could not be reached"})
+public final class JobInfoStoreCli implements Runnable {
+
+    public static final int EXIT_OK = 0;
+    public static final int EXIT_PROBLEMS = 1;
+    public static final int EXIT_USAGE = 2;
+    public static final int EXIT_UNREACHABLE = 3;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the command line and returns its exit code (for tests and embedding). */
+    public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new JobInfoStoreCli());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof io.jobinfo.store.config.InvalidConfigurationException) {
+                commandLine.getErr().println(e.getMessage());
+                return EXIT_USAGE;
+            }
+            commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName() + ": " + e.getMessage());
+            return EXIT_UNREACHABLE;
+        });
+        return cli;
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "Name a command: "
+                + spec.subcommands().keySet());
+    }
+
+    /** Version from the jar manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = JobInfoStoreCli.class.getPackage().getImplementationVersion();
+            return new String[] {"jobinfo-store " + (v == null ? "development build" : v)};
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.jobinfo.store.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class DemoCommandTest {
+
+    private final StringWriter out = new StringWriter();
+    private final StringWriter err = new StringWriter();
+
+    private int run(String... args) {
+        CommandLine cli = JobInfoStoreCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        return cli.execute(args);
+    }
+
+    @Test
+    void theDemoRestoresEveryJobAndReportsThePointerSaving(@TempDir Path dir) throws Exception {
+        int exit = run("demo", "--jobs", "12", "--blob-size", "100KiB", "--store-dir", dir.toString(), "--json");
+
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode summary = new ObjectMapper().readTree(out.toString());
+        assertThat(summary.get("jobs").asInt()).isEqualTo(12);
+        assertThat(summary.get("restored").asInt()).isEqualTo(12);
+        assertThat(summary.get("failed").asInt()).isZero();
+        assertThat(summary.get("mismatched").asInt()).isZero();
+        assertThat(summary.get("inlineBytesPerJob").asLong()).isGreaterThan(200_000);
+        assertThat(summary.get("pointerBytesPerJob").asLong()).isBetween(100L, 410L);
+        assertThat(summary.get("submitP99Millis").asDouble()).isPositive();
+        assertThat(summary.get("restoreMillis").asLong()).isNotNegative();
+        assertThat(summary.get("cacheHitRatio").asDouble()).isEqualTo(1.0);
+        try (var files = Files.list(dir)) {
+            assertThat(files.filter(p -> p.toString().endsWith(".jobinfo")).count()).isEqualTo(12);
+        }
+        assertThat(err.toString()).contains("killing the master").contains("submitted 12/12");
+    }
+
+    @Test
+    void theTableNamesTheFiguresThatMatter() {
+        int exit = run("demo", "--jobs", "3", "--blob-size", "20KiB", "--members", "2");
+        assertThat(exit).as(err.toString()).isZero();
+        assertThat(out.toString()).contains("cluster IMap bytes per job").contains("submit p50 / p99")
+                .contains("restore all, verified").contains("cache hit ratio");
+    }
+
+    @Test
+    void badArgumentsAreNamedAndExitWithTwo() {
+        assertThat(run("demo", "--jobs", "0", "--blob-size", "12parsecs")).isEqualTo(2);
+        assertThat(err.toString()).contains("--blob-size").contains("12parsecs").contains("64MiB");
+
+        err.getBuffer().setLength(0);
+        assertThat(run("demo", "--jobs", "-5", "--members", "1")).isEqualTo(2);
+        assertThat(err.toString()).contains("--jobs must be between 1 and 100000, got -5")
+                .contains("--members must be between 2 and 7");
+
+        err.getBuffer().setLength(0);
+        assertThat(run("demo", "--store", "tape")).isEqualTo(2);
+        assertThat(err.toString()).contains("tape");
+
+        err.getBuffer().setLength(0);
+        assertThat(run("no-such-command")).isEqualTo(2);
+        assertThat(err.toString()).contains("no-such-command");
+    }
+
+    @Test
+    void helpListsEveryCommand() {
+        assertThat(run("--help")).isZero();
+        assertThat(out.toString()).contains("demo");
+    }
+}
