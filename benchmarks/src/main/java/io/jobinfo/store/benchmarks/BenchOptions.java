@@ -1,0 +1,153 @@
+package io.jobinfo.store.benchmarks;
+
+import io.jobinfo.store.config.ByteSize;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/** The knobs of one report run. {@code --quick} shrinks everything for a smoke test. */
+final class BenchOptions {
+
+    int jobs = 1000;
+    int blobBytes = 200 * 1024;
+    int rounds = 3;
+    int members = 3;
+    int restoreParallelism = 8;
+    List<Integer> parallelismLevels = List.of(1, 2, 4, 8, 16);
+    List<String> stores = new ArrayList<>(List.of("local", "hdfs", "s3"));
+    int cacheJobs = 10_000;
+    int cacheReaders = 16;
+    long cacheMaxBytes = 64L << 20;
+    double cacheSeconds = 15;
+    boolean jmh = true;
+    boolean quick;
+    int jmhForks = 1;
+    int jmhWarmups = 3;
+    int jmhIterations = 5;
+    double jmhSeconds = 1.0;
+    Path out = Path.of("docs/benchmarks");
+    Path workDir;
+    String command = "report";
+
+    static BenchOptions parse(String[] args) {
+        BenchOptions o = new BenchOptions();
+        List<String> a = new ArrayList<>(Arrays.asList(args));
+        if (!a.isEmpty() && !a.get(0).startsWith("--")) {
+            o.command = a.remove(0);
+        }
+        if (a.contains("--quick")) {
+            o.quick();
+        }
+        for (int i = 0; i < a.size(); i++) {
+            String k = a.get(i);
+            if (k.equals("--quick")) {
+                continue;
+            }
+            if (k.equals("--no-jmh")) {
+                o.jmh = false;
+                continue;
+            }
+            if (k.equals("--help") || k.equals("-h")) {
+                o.command = "help";
+                continue;
+            }
+            if (i + 1 >= a.size()) {
+                throw new IllegalArgumentException(k + " needs a value\n" + usage());
+            }
+            String v = a.get(++i);
+            switch (k) {
+                case "--jobs" -> o.jobs = Integer.parseInt(v);
+                case "--blob-size" -> o.blobBytes = (int) ByteSize.parse(v);
+                case "--rounds" -> o.rounds = Integer.parseInt(v);
+                case "--members" -> o.members = Integer.parseInt(v);
+                case "--restore-parallelism" -> o.restoreParallelism = Integer.parseInt(v);
+                case "--parallelism" -> o.parallelismLevels = Arrays.stream(v.split(",")).map(String::trim)
+                        .map(Integer::parseInt).toList();
+                case "--stores" -> o.stores = new ArrayList<>(Arrays.stream(v.split(",")).map(String::trim)
+                        .filter(s -> !s.isEmpty()).toList());
+                case "--cache-jobs" -> o.cacheJobs = Integer.parseInt(v);
+                case "--cache-readers" -> o.cacheReaders = Integer.parseInt(v);
+                case "--cache-max-bytes" -> o.cacheMaxBytes = ByteSize.parse(v);
+                case "--cache-seconds" -> o.cacheSeconds = Double.parseDouble(v);
+                case "--jmh-forks" -> o.jmhForks = Integer.parseInt(v);
+                case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
+                case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
+                case "--jmh-seconds" -> o.jmhSeconds = Double.parseDouble(v);
+                case "--out" -> o.out = Path.of(v);
+                case "--work-dir" -> o.workDir = Path.of(v);
+                default -> throw new IllegalArgumentException("unknown option " + k + "\n" + usage());
+            }
+        }
+        o.validate();
+        return o;
+    }
+
+    private void quick() {
+        quick = true;
+        jobs = 20;
+        rounds = 1;
+        parallelismLevels = List.of(1, 4, 16);
+        cacheJobs = 200;
+        cacheMaxBytes = 4L << 20;
+        cacheSeconds = 2;
+        jmhForks = 0;
+        jmhWarmups = 1;
+        jmhIterations = 2;
+        jmhSeconds = 0.2;
+    }
+
+    private void validate() {
+        List<String> problems = new ArrayList<>();
+        if (jobs < 1 || jobs > 100_000) {
+            problems.add("--jobs must be 1..100000");
+        }
+        if (blobBytes < 1024 || blobBytes > (64 << 20)) {
+            problems.add("--blob-size must be 1KiB..64MiB");
+        }
+        if (rounds < 1 || rounds > 50) {
+            problems.add("--rounds must be 1..50");
+        }
+        if (members < 2 || members > 7) {
+            problems.add("--members must be 2..7");
+        }
+        if (parallelismLevels.isEmpty() || parallelismLevels.stream().anyMatch(p -> p < 1 || p > 256)) {
+            problems.add("--parallelism must list values in 1..256");
+        }
+        if (restoreParallelism < 1 || restoreParallelism > 256) {
+            problems.add("--restore-parallelism must be 1..256");
+        }
+        for (String s : stores) {
+            if (!List.of("local", "hdfs", "s3").contains(s)) {
+                problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3)");
+            }
+        }
+        if (cacheJobs < 1 || cacheReaders < 1 || cacheMaxBytes < blobBytes) {
+            problems.add("--cache-jobs and --cache-readers must be positive, --cache-max-bytes at least one blob");
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException(String.join("\n", problems) + "\n" + usage());
+        }
+    }
+
+    static String usage() {
+        return """
+                usage: java -jar benchmarks/target/benchmarks.jar report [options]
+                  --jobs N                 jobs per scenario (default 1000)
+                  --blob-size SIZE         encoded size of each job (default 200KiB)
+                  --rounds N               repetitions; the report quotes medians (default 3)
+                  --stores LIST            local,hdfs,s3 (default all that are on the class path)
+                  --restore-parallelism N  loaders in the kill -> restored figure (default 8)
+                  --parallelism LIST       warm-up parallelism sweep (default 1,2,4,8,16)
+                  --cache-jobs N           jobs in the cache-bound scenario (default 10000)
+                  --cache-readers N        reader threads there (default 16)
+                  --cache-max-bytes SIZE   cache bound there (default 64MiB)
+                  --cache-seconds S        how long the readers run (default 15)
+                  --jmh-forks/--jmh-warmups/--jmh-iterations/--jmh-seconds   JMH settings (1/3/5/1.0)
+                  --no-jmh                 skip the JMH benchmarks
+                  --out DIR                where the report goes (default docs/benchmarks)
+                  --work-dir DIR           where stores and files go (default: a temporary directory)
+                  --quick                  20 jobs, 1 round, tiny JMH runs: a smoke test of the whole pipeline
+                """;
+    }
+}

@@ -1,0 +1,87 @@
+package io.jobinfo.store.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code java -jar benchmarks/target/benchmarks.jar report [options]}: runs the scenario benchmark (items 1-3), the
+ * cache-bound scenario (item 6) and the JMH micro-benchmarks (items 4-5) in one run and writes the report (markdown,
+ * raw CSV, PNG charts) to {@code docs/benchmarks/}.
+ */
+public final class BenchmarkMain {
+
+    private BenchmarkMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions o;
+        try {
+            o = BenchOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (!o.command.equals("report")) {
+            System.out.println(BenchOptions.usage());
+            System.exit(o.command.equals("help") ? 0 : 2);
+        }
+        Path report = run(o);
+        System.err.println("report written: " + report.toAbsolutePath());
+        System.exit(0);
+    }
+
+    /** Runs everything and writes the report; returns the markdown file. */
+    public static Path run(String... args) throws Exception {
+        return run(BenchOptions.parse(args));
+    }
+
+    static Path run(BenchOptions o) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        System.setProperty("hazelcast.logging.type", "slf4j");
+        System.setProperty("hazelcast.phone.home.enabled", "false");
+        long start = System.nanoTime();
+        boolean tempWork = o.workDir == null;
+        Path work = tempWork ? Files.createTempDirectory("jobinfo-bench-") : Files.createDirectories(o.workDir);
+        Metrics m = new Metrics();
+        List<Backend> backends = new ArrayList<>();
+        List<String> stores = new ArrayList<>();
+        Map<String, String> notMeasured = new LinkedHashMap<>();
+        Map<String, String> described = new LinkedHashMap<>();
+        List<CacheBoundBenchmark.Sample> timeline;
+        try {
+            for (String s : o.stores) {
+                try {
+                    Backend b = Backends.start(s, work);
+                    backends.add(b);
+                    stores.add(s);
+                    described.put(s, b.describe());
+                } catch (Backends.Unavailable e) {
+                    notMeasured.put(s, e.getMessage());
+                    ScenarioBenchmark.log("store %s not measured: %s", s, e.getMessage());
+                }
+            }
+            new ScenarioBenchmark(o, m, backends, work).run();
+            CacheBoundBenchmark cache = new CacheBoundBenchmark(o, m, work);
+            cache.run();
+            timeline = cache.timeline;
+        } finally {
+            for (Backend b : backends) {
+                b.close();
+            }
+        }
+        if (o.jmh) {
+            new MicroBenchmarks(o, m).run();
+        }
+        double minutes = (System.nanoTime() - start) / 6e10;
+        Path readme = new ReportWriter(o, m, stores, notMeasured, described, timeline, minutes).write(o.out);
+        if (tempWork) {
+            Backend.deleteRecursively(work);
+        }
+        return readme;
+    }
+}

@@ -1,0 +1,267 @@
+package io.jobinfo.store.benchmarks;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.model.JobGenerator;
+import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.RestoreReport;
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+import io.jobinfo.store.spi.JobInfoStore;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Items 1-3 of the report, side by side in every round: the inline baseline ({@code IMap<Long, InlineJobInfo>}, one
+ * synchronous backup) and pointer + store on each backend, each on a fresh cluster of its own, with the anchors
+ * (bare durable write, raw read of the same bytes) measured in the same round.
+ */
+final class ScenarioBenchmark {
+
+    static final String INLINE_MAP = "bench_inline_runningJobInfo";
+
+    private final BenchOptions o;
+    private final Metrics m;
+    private final List<Backend> backends;
+    private final Path workDir;
+    private final KryoJobInfoCodec codec = new KryoJobInfoCodec();
+    private final Map<Long, JobImmutableInformation> jobs = new LinkedHashMap<>();
+    private final long[] ids;
+    private long envelopeBytes;
+    private long payloadBytes;
+
+    ScenarioBenchmark(BenchOptions o, Metrics m, List<Backend> backends, Path workDir) {
+        this.o = o;
+        this.m = m;
+        this.backends = backends;
+        this.workDir = workDir;
+        JobGenerator generator = new JobGenerator(42);
+        ids = new long[o.jobs];
+        for (int i = 0; i < o.jobs; i++) {
+            long id = 880_000_000_000_000L + i * 7919L;
+            JobImmutableInformation job = generator.generate(id, o.blobBytes);
+            jobs.put(id, job);
+            ids[i] = id;
+            int len = codec.encode(job).length;
+            payloadBytes += len;
+            envelopeBytes += EnvelopeHeader.LENGTH + len;
+        }
+        m.add("jobs.payloadBytesPerJob", "bytes", (double) payloadBytes / o.jobs);
+    }
+
+    void run() throws Exception {
+        for (int r = 1; r <= o.rounds; r++) {
+            log("round %d/%d: inline baseline", r, o.rounds);
+            inlineRound();
+            for (Backend b : backends) {
+                log("round %d/%d: pointer + %s store", r, o.rounds, b.name());
+                pointerRound(r, b);
+            }
+        }
+    }
+
+    private void inlineRound() {
+        try (BenchCluster cluster = new BenchCluster(o.members)) {
+            HazelcastInstance master = cluster.master();
+            HazelcastInstance successor = cluster.successor();
+            IMap<Long, InlineJobInfo> map = master.getMap(INLINE_MAP);
+            gc();
+            long[] lat = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                JobImmutableInformation job = jobs.get(ids[i]);
+                long t0 = System.nanoTime();
+                byte[] encoded = codec.encode(job);
+                map.put(ids[i], new InlineJobInfo(System.currentTimeMillis(), codec.id(), encoded));
+                lat[i] = System.nanoTime() - t0;
+            }
+            latencies("submit.inline", lat);
+            m.add("memory.inline", "bytes/job", (double) cluster.entryMemoryCost(INLINE_MAP) / ids.length);
+
+            gc();
+            long t0 = System.nanoTime();
+            master.getLifecycleService().terminate();
+            IMap<Long, InlineJobInfo> survivor = successor.getMap(INLINE_MAP);
+            long bytes = 0;
+            int count = 0;
+            for (Map.Entry<Long, InlineJobInfo> e : survivor.entrySet()) {
+                bytes += e.getValue().encodedLength();
+                count++;
+            }
+            double took = (System.nanoTime() - t0) / 1e6;
+            if (count != ids.length || bytes != payloadBytes) {
+                throw new IllegalStateException("inline baseline: " + count + " entries of " + bytes
+                        + " bytes after the kill, expected " + ids.length + " of " + payloadBytes);
+            }
+            m.add("restore.inline.killToAll", "ms", took);
+            log("  inline: %.0f bytes/job, put p99 %.2f ms, kill -> entrySet %.0f ms",
+                    m.values("memory.inline").get(m.values("memory.inline").size() - 1),
+                    last("submit.inline.p99"), took);
+        }
+    }
+
+    private void pointerRound(int round, Backend backend) throws Exception {
+        String ns = "round-" + round;
+        String name = backend.name();
+        boolean local = name.equals("local");
+        backend.clear(ns);
+        try (BenchCluster cluster = new BenchCluster(o.members);
+             JobInfoStore masterStore = backend.open(ns);
+             JobInfoStore successorStore = backend.open(ns)) {
+            HazelcastInstance master = cluster.master();
+            HazelcastInstance successor = cluster.successor();
+            RunningJobInfoRegistry<JobImmutableInformation> registry =
+                    RunningJobInfoRegistry.builder(master, masterStore, codec).build();
+            DurableWriteAnchor anchor = local ? new DurableWriteAnchor(workDir.resolve("anchor-" + round)) : null;
+            gc();
+            long[] lat = new long[ids.length];
+            long[] anchorLat = new long[ids.length];
+            for (int i = 0; i < ids.length; i++) {
+                JobImmutableInformation job = jobs.get(ids[i]);
+                if (anchor != null) {
+                    // the same bytes, the bare system calls, interleaved job by job with the real submits
+                    byte[] envelope = BlobEnvelope.wrap(ids[i], codec.id(), codec.encode(job));
+                    anchorLat[i] = anchor.write(envelope);
+                }
+                long t0 = System.nanoTime();
+                registry.submit(ids[i], job);
+                lat[i] = System.nanoTime() - t0;
+            }
+            latencies("submit." + name, lat);
+            if (anchor != null) {
+                latencies("anchor.durableWrite", anchorLat);
+                anchor.clear();
+            }
+            m.add("memory." + name, "bytes/job", (double) cluster.entryMemoryCost(
+                    RunningJobInfoRegistry.DEFAULT_MAP_NAME) / ids.length);
+
+            // kill the master; the successor's coordinator starts cold and restores every job
+            gc();
+            Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+            long t0 = System.nanoTime();
+            master.getLifecycleService().terminate();
+            RunningJobInfoRegistry<JobImmutableInformation> newMaster = RunningJobInfoRegistry
+                    .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build();
+            RestoreReport report = newMaster.restoreAll((id, ts, job) -> restored.put(id, job));
+            double took = (System.nanoTime() - t0) / 1e6;
+            newMaster.close();
+            verify(name, report, restored);
+            m.add("restore." + name + ".killToAll", "ms", took);
+            log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms", name, last("memory." + name),
+                    last("submit." + name + ".p99"), local ? String.format(" (bare durable write p99 %.2f ms)",
+                            last("anchor.durableWrite.p99")) : "", took);
+
+            cluster.awaitSize(o.members - 1);
+            for (int p : o.parallelismLevels) {
+                gc();
+                restored.clear();
+                RestoreReport r;
+                try (RunningJobInfoRegistry<JobImmutableInformation> cold = RunningJobInfoRegistry
+                        .builder(successor, successorStore, codec).restoreParallelism(p).build()) {
+                    r = cold.restoreAll((id, ts, job) -> restored.put(id, job));
+                }
+                verify(name, r, restored);
+                restored.clear();
+                double ms = r.duration().toNanos() / 1e6;
+                m.add("restore." + name + ".p" + p + ".ms", "ms", ms);
+                m.add("restore." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (ms / 1e3));
+                gc();
+                double rawMs = rawRead(successorStore, p);
+                m.add("raw." + name + ".p" + p + ".ms", "ms", rawMs);
+                m.add("raw." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (rawMs / 1e3));
+                log("    parallelism %2d: restore %.0f ms (%.0f MB/s), raw read %.0f ms (%.0f MB/s)", p, ms,
+                        envelopeBytes / 1e6 / (ms / 1e3), rawMs, envelopeBytes / 1e6 / (rawMs / 1e3));
+            }
+        } finally {
+            backend.clear(ns);
+        }
+    }
+
+    private void verify(String name, RestoreReport report, Map<Long, JobImmutableInformation> restored) {
+        if (!report.failed().isEmpty() || report.restored().size() != ids.length || restored.size() != ids.length) {
+            throw new IllegalStateException(name + ": restored " + report.restored().size() + " of " + ids.length
+                    + ", failed " + report.failed());
+        }
+        for (long id : ids) {
+            if (!jobs.get(id).equals(restored.get(id))) {
+                throw new IllegalStateException(name + ": job " + id + " differs from what was submitted");
+            }
+        }
+    }
+
+    /** Reads every blob's raw bytes (no verification, no decoding) with {@code p} threads; milliseconds. */
+    private double rawRead(JobInfoStore store, int p) throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong total = new AtomicLong();
+        int bufSize = o.blobBytes * 2 + 65536;
+        ExecutorService pool = Executors.newFixedThreadPool(p);
+        try {
+            long t0 = System.nanoTime();
+            List<Future<?>> fs = new ArrayList<>();
+            for (int t = 0; t < p; t++) {
+                fs.add(pool.submit(() -> {
+                    byte[] buf = new byte[bufSize];
+                    int i;
+                    long mine = 0;
+                    while ((i = next.getAndIncrement()) < ids.length) {
+                        try (InputStream in = store.openRaw(ids[i])) {
+                            int n;
+                            while ((n = in.read(buf, 0, buf.length)) > 0) {
+                                mine += n;
+                            }
+                        }
+                    }
+                    total.addAndGet(mine);
+                    return null;
+                }));
+            }
+            for (Future<?> f : fs) {
+                f.get();
+            }
+            double ms = (System.nanoTime() - t0) / 1e6;
+            if (total.get() != envelopeBytes) {
+                throw new IllegalStateException("raw read " + total.get() + " bytes, expected " + envelopeBytes);
+            }
+            return ms;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void latencies(String prefix, long[] nanos) {
+        m.add(prefix + ".p50", "ms", Metrics.percentileMillis(nanos, 0.50));
+        m.add(prefix + ".p99", "ms", Metrics.percentileMillis(nanos, 0.99));
+        m.add(prefix + ".max", "ms", Metrics.percentileMillis(nanos, 1.0));
+    }
+
+    private double last(String key) {
+        List<Double> v = m.values(key);
+        return v.isEmpty() ? Double.NaN : v.get(v.size() - 1);
+    }
+
+    long envelopeBytes() {
+        return envelopeBytes;
+    }
+
+    static void gc() {
+        System.gc();
+        BenchCluster.sleep(200);
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf(format + "%n", args);
+        System.out.flush();
+    }
+}
