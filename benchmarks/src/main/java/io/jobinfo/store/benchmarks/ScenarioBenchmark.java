@@ -1,5 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
@@ -21,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -91,8 +93,10 @@ final class ScenarioBenchmark {
             m.add("memory.inline", "bytes/job", (double) cluster.entryMemoryCost(INLINE_MAP) / ids.length);
 
             gc();
+            Member killed = master.getCluster().getLocalMember();
             long t0 = System.nanoTime();
             master.getLifecycleService().terminate();
+            long detected = awaitRemoved(successor, killed);
             IMap<Long, InlineJobInfo> survivor = successor.getMap(INLINE_MAP);
             long bytes = 0;
             int count = 0;
@@ -106,9 +110,11 @@ final class ScenarioBenchmark {
                         + " bytes after the kill, expected " + ids.length + " of " + payloadBytes);
             }
             m.add("restore.inline.killToAll", "ms", took);
-            log("  inline: %.0f bytes/job, put p99 %.2f ms, kill -> entrySet %.0f ms",
+            m.add("restore.inline.detect", "ms", (detected - t0) / 1e6);
+            m.add("restore.inline.afterDetect", "ms", took - (detected - t0) / 1e6);
+            log("  inline: %.0f bytes/job, put p99 %.2f ms, kill -> entrySet %.0f ms (failure detected after %.0f ms)",
                     m.values("memory.inline").get(m.values("memory.inline").size() - 1),
-                    last("submit.inline.p99"), took);
+                    last("submit.inline.p99"), took, (detected - t0) / 1e6);
         }
     }
 
@@ -150,8 +156,10 @@ final class ScenarioBenchmark {
             // kill the master; the successor's coordinator starts cold and restores every job
             gc();
             Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+            Member killed = master.getCluster().getLocalMember();
             long t0 = System.nanoTime();
             master.getLifecycleService().terminate();
+            long detected = awaitRemoved(successor, killed);
             RunningJobInfoRegistry<JobImmutableInformation> newMaster = RunningJobInfoRegistry
                     .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build();
             RestoreReport report = newMaster.restoreAll((id, ts, job) -> restored.put(id, job));
@@ -159,9 +167,11 @@ final class ScenarioBenchmark {
             newMaster.close();
             verify(name, report, restored);
             m.add("restore." + name + ".killToAll", "ms", took);
-            log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms", name, last("memory." + name),
+            m.add("restore." + name + ".detect", "ms", (detected - t0) / 1e6);
+            m.add("restore." + name + ".afterDetect", "ms", took - (detected - t0) / 1e6);
+            log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms (detected after %.0f ms)", name, last("memory." + name),
                     last("submit." + name + ".p99"), local ? String.format(" (bare durable write p99 %.2f ms)",
-                            last("anchor.durableWrite.p99")) : "", took);
+                            last("anchor.durableWrite.p99")) : "", took, (detected - t0) / 1e6);
 
             cluster.awaitSize(o.members - 1);
             for (int p : o.parallelismLevels) {
@@ -187,6 +197,21 @@ final class ScenarioBenchmark {
         } finally {
             backend.clear(ns);
         }
+    }
+
+    /**
+     * Waits until {@code survivor} has dropped {@code killed} from its member list: the moment a coordinator learns
+     * that it is the new master (SeaTunnel reacts to that membership change). Returns that moment in nanoTime.
+     */
+    private static long awaitRemoved(HazelcastInstance survivor, Member killed) {
+        long deadline = System.nanoTime() + 120_000_000_000L;
+        while (survivor.getCluster().getMembers().contains(killed)) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the survivors never noticed the killed master");
+            }
+            LockSupport.parkNanos(100_000);
+        }
+        return System.nanoTime();
     }
 
     private void verify(String name, RestoreReport report, Map<Long, JobImmutableInformation> restored) {
