@@ -293,6 +293,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     private void applySse(PutObjectRequest.Builder put) {
+        applySse(put, settings);
+    }
+
+    static void applySse(PutObjectRequest.Builder put, S3StoreSettings settings) {
         switch (settings.sse) {
             case S3 -> put.serverSideEncryption(ServerSideEncryption.AES256);
             case KMS -> put.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
@@ -301,6 +305,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     private void applySse(CreateMultipartUploadRequest.Builder create) {
+        applySse(create, settings);
+    }
+
+    static void applySse(CreateMultipartUploadRequest.Builder create, S3StoreSettings settings) {
         switch (settings.sse) {
             case S3 -> create.serverSideEncryption(ServerSideEncryption.AES256);
             case KMS -> create.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
@@ -309,7 +317,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     private JobInfoStoreException writeFailure(long jobId, String operation, SdkException e) {
-        if (e instanceof S3Exception s && s.statusCode() >= 400 && s.statusCode() < 500 && s.statusCode() != 408) {
+        if (e instanceof S3Exception s && (s.statusCode() >= 400 && s.statusCode() < 500 && s.statusCode() != 408
+                || s.statusCode() == 501)) {
             return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
                     + hint(e), jobId, location(jobId), e);
         }
@@ -496,6 +505,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             if (status == 301 || "AuthorizationHeaderMalformed".equals(errorCode(s))) {
                 return "; bucket " + settings.bucket + " is in another region: set " + S3StoreSettings.REGION
                         + " to the bucket's region";
+            }
+            if (status == 501) {
+                return "; " + endpoint + " does not implement this request" + (settings.sse != S3StoreSettings.Sse.NONE
+                        ? " (it may not support server-side encryption: check " + S3StoreSettings.SSE + ")" : "");
             }
             if (status == 503 || status == 429 || status >= 500) {
                 return "; " + endpoint + " is overloaded or failing and the retry budget ("

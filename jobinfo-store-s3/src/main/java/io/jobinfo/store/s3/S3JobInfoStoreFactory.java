@@ -227,11 +227,12 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         String uploadId = null;
         String failure = null;
         try {
-            s3.putObject(p -> p.bucket(settings.bucket).key(key).ifNoneMatch("*")
-                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 1"));
+            // The probe is written like a blob (SSE included), so a server refusing that fails here, not later.
+            s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
+                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 1"));
             try {
-                s3.putObject(p -> p.bucket(settings.bucket).key(key).ifNoneMatch("*")
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 2"));
+                s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 2"));
                 failure = "a second PutObject with If-None-Match: * on an existing key succeeded";
             } catch (S3Exception e) {
                 if (e.statusCode() != 412) {
@@ -240,8 +241,8 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 }
             }
             if (failure == null) {
-                uploadId = s3.createMultipartUpload(c -> c.bucket(settings.bucket).key(key)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C)).uploadId();
+                uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
                 String id = uploadId;
                 var part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 3"));
