@@ -186,6 +186,15 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e.getCause(),
                     jobId, location(jobId), e.getCause());
         } catch (SdkException e) {
+            Throwable cause = e.getCause();
+            while (cause != null && !(cause instanceof UncheckedIOException)) {
+                cause = cause.getCause();
+            }
+            if (cause != null) {
+                // our own source failed before the request could complete: the server cannot have stored it
+                throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): "
+                        + cause.getCause(), jobId, location(jobId), e);
+            }
             throw writeFailure(jobId, "PutObject", e);
         } finally {
             body.closeQuietly();

@@ -27,7 +27,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server that ignores it; only usable with an unauthenticated server, since the header is signed).
  *
  * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
- * every request is seen by the proxy. Stopped by {@link #close()}.
+ * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
+ * client or the server goes away, the affected connection is simply closed; the constructor throws
+ * {@link IOException} if no local port can be bound.
  */
 public final class S3FaultProxy implements AutoCloseable {
 

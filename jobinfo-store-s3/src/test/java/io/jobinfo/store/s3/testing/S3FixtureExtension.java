@@ -8,7 +8,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
 /**
  * JUnit 5 extension handing tests the JVM-wide {@link S3Fixture}: {@code @ExtendWith(S3FixtureExtension.class)}, then
  * take an {@code S3Fixture} parameter in a constructor, a lifecycle method or a test method. Starts the fixture
- * before the class's first test, so a failure to start fails the class early with the cause.
+ * before the class's first test: if no endpoint can be started, every test of the class fails at once with the
+ * {@link IllegalStateException} of {@link S3Fixture#shared()}, naming the cause.
  */
 public final class S3FixtureExtension implements BeforeAllCallback, ParameterResolver {
 
