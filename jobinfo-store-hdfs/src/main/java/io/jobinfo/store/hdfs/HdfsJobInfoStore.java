@@ -332,7 +332,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             } catch (JobInfoStoreException known) {
                 throw known;
             } catch (IOException | RuntimeException unknown) {
-                e.addSuppressed(unknown);
+                if (unknown != e) {
+                    e.addSuppressed(unknown);
+                }
             } finally {
                 if (wasInterrupted) {
                     Thread.currentThread().interrupt();
@@ -419,7 +421,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
                     out.close();
                 }
             } catch (IOException | RuntimeException e) {
-                cause.addSuppressed(e);
+                if (e != cause) { // a failed stream rethrows its first failure on close
+                    cause.addSuppressed(e);
+                }
             }
         }
         if (temp == null) {
