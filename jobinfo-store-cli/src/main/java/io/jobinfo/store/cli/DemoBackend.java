@@ -69,6 +69,9 @@ interface DemoBackend extends AutoCloseable {
     }
 
     static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override

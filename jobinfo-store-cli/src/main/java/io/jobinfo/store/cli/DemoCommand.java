@@ -80,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON summary instead of the table")
     boolean json;
 
-    enum StoreType { local, s3 }
+    enum StoreType { local, s3, hdfs }
 
     @Override
     public Integer call() throws Exception {
@@ -229,6 +229,7 @@ final class DemoCommand implements Callable<Integer> {
         return switch (store) {
             case local -> DemoBackend.local(storeDir);
             case s3 -> new EmbeddedS3Server();
+            case hdfs -> new EmbeddedHdfs();
         };
     }
 

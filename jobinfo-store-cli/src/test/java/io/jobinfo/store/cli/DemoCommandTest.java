@@ -85,6 +85,15 @@ class DemoCommandTest {
     }
 
     @Test
+    void theDemoRunsOnAnInJvmHdfs() throws Exception {
+        int exit = run("demo", "--store", "hdfs", "--jobs", "4", "--blob-size", "20KiB", "--json");
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode summary = new ObjectMapper().readTree(out.toString());
+        assertThat(summary.get("store").asText()).isEqualTo("hdfs");
+        assertThat(summary.get("restored").asInt()).isEqualTo(4);
+    }
+
+    @Test
     void theDemoRunsOnAStoreGivenByAStorageConfig(@TempDir Path dir) throws Exception {
         Path yaml = Files.writeString(dir.resolve("jobinfo.yaml"), """
                 jobinfo-storage:
