@@ -18,6 +18,8 @@ import java.util.zip.CRC32C;
 public final class BlobEnvelope {
 
     private static final int BUFFER = 64 * 1024;
+    /** Payloads up to this size are read straight into an array of their declared length. */
+    private static final int DIRECT_READ_LIMIT = 16 << 20;
 
     private BlobEnvelope() {
     }
@@ -97,9 +99,22 @@ public final class BlobEnvelope {
                     + " bytes does not fit in memory; read it with readTo(jobId, out)");
         }
         int length = (int) header.payloadLength();
-        byte[] payload = in.readNBytes(length);
-        if (payload.length < length) {
-            throw new EnvelopeFormatException("truncated payload: " + payload.length + " of " + length + " bytes");
+        byte[] payload;
+        if (length <= DIRECT_READ_LIMIT) {
+            // One read into the final array. InputStream.readNBytes(int) reads in 8 KiB chunks and copies them all
+            // again at the end (JDK 17), which cost more than the read itself on the restore path.
+            payload = new byte[length];
+            int n = in.readNBytes(payload, 0, length);
+            if (n < length) {
+                throw new EnvelopeFormatException("truncated payload: " + n + " of " + length + " bytes");
+            }
+        } else {
+            // a large declared length is only allocated as the bytes actually arrive
+            payload = in.readNBytes(length);
+            if (payload.length < length) {
+                throw new EnvelopeFormatException("truncated payload: " + payload.length + " of " + length
+                        + " bytes");
+            }
         }
         if (in.read() != -1) {
             throw new EnvelopeFormatException("trailing bytes after the " + length + "-byte payload");
