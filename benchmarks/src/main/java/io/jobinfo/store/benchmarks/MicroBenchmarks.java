@@ -1,6 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
 import io.jobinfo.store.benchmarks.jmh.CacheHitBenchmark;
+import io.jobinfo.store.benchmarks.jmh.CaffeineConfigBenchmark;
 import io.jobinfo.store.benchmarks.jmh.EnvelopeBenchmark;
 import java.util.Collection;
 import java.util.regex.Pattern;
@@ -31,6 +32,7 @@ final class MicroBenchmarks {
         ChainedOptionsBuilder b = new OptionsBuilder()
                 .include(Pattern.quote(CacheHitBenchmark.class.getName()) + ".*")
                 .include(Pattern.quote(EnvelopeBenchmark.class.getName()) + ".*")
+                .include(Pattern.quote(CaffeineConfigBenchmark.class.getName()) + ".*")
                 .param("jobBytes", Integer.toString(o.blobBytes))
                 .forks(o.jmhForks)
                 .warmupIterations(o.jmhWarmups)
@@ -52,6 +54,10 @@ final class MicroBenchmarks {
         for (RunResult rr : results) {
             String full = rr.getParams().getBenchmark();
             String name = full.substring(full.lastIndexOf('.') + 1);
+            String config = rr.getParams().getParam("config");
+            if (config != null) {
+                name = "caffeine[" + config + "]";
+            }
             String unit = rr.getPrimaryResult().getScoreUnit();
             for (BenchmarkResult br : rr.getBenchmarkResults()) {
                 for (IterationResult ir : br.getIterationResults()) {

@@ -268,8 +268,16 @@ final class ReportWriter {
         md.append("| benchmark | median | unit | error | what |\n|---|---|---|---|---|\n");
         jmhRow("registryGet", "`RunningJobInfoRegistry.get(jobId)`, every call a cache hit (256 jobs)");
         jmhRow("concurrentHashMapGet", "`ConcurrentHashMap.get` on the same keys (pre-boxed)");
-        jmhRow("caffeineGetIfPresent", "a bare Caffeine cache built like the registry's (weigher, expireAfterAccess,"
-                + " stats), same keys");
+        jmhRow("caffeineGetIfPresent", "a bare Caffeine cache with the registry's bound, expireAfterAccess and stats"
+                + " but the system ticker, same keys");
+        for (String c : List.of("weight", "weight+stats", "weight+expiry", "weight+expiry+stats",
+                "weight+expiry+stats+sameThread")) {
+            String k = "caffeine[" + c + "]";
+            if (m.has("jmh." + k)) {
+                jmhRow(k, "a bare Caffeine cache, 256 entries, with: " + c.replace("+", ", ")
+                        + " (system ticker; sameThread = maintenance on the caller's thread)");
+            }
+        }
         jmhRow("encodeAndChecksums", "what submit does before I/O: Kryo encode, CRC32C, SHA-256, envelope");
         jmhRow("checksumsOnly", "CRC32C + SHA-256 of the same payload");
         jmhRow("encodeOnly", "Kryo encode alone");

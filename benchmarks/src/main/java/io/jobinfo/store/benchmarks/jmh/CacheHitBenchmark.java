@@ -80,7 +80,7 @@ public class CacheHitBenchmark {
         map = new ConcurrentHashMap<>();
         caffeine = Caffeine.newBuilder().maximumWeight(CacheConfig.DEFAULT_MAX_BYTES)
                 .weigher((Long k, JobImmutableInformation v) -> v.logicalDagLength() + 256)
-                .expireAfterAccess(CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS).executor(Runnable::run).recordStats()
+                .expireAfterAccess(CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS).recordStats()
                 .build();
         ids = new long[jobs];
         boxed = new Long[jobs];

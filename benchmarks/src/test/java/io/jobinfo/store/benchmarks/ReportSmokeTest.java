@@ -1,0 +1,38 @@
+package io.jobinfo.store.benchmarks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The whole report pipeline on 20 jobs, local store only, no JMH: the files are written and carry the figures. Not a
+ * timed test; the real run is {@code java -jar benchmarks/target/benchmarks.jar report}.
+ */
+class ReportSmokeTest {
+
+    @Test
+    @Timeout(180)
+    void quickRunWritesTheReportAndItsCharts(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("report");
+        Path readme = BenchmarkMain.run("report", "--quick", "--stores", "local", "--no-jmh", "--out", out.toString(),
+                "--work-dir", dir.resolve("work").toString());
+
+        assertThat(readme).isEqualTo(out.resolve("README.md"));
+        String md = Files.readString(readme);
+        assertThat(md).contains("## Summary", "cluster IMap bytes per job, pointer + local", "submit p99, local",
+                "kill -> all restored + verified, local", "blob phase bandwidth, local", "max cache weight");
+        assertThat(md).doesNotContain("| n/a |");
+        for (String png : new String[] {"memory.png", "submit-latency.png", "restore-time.png",
+            "restore-bandwidth.png", "cache-weight.png"}) {
+            assertThat(out.resolve(png)).isRegularFile();
+            assertThat(Files.size(out.resolve(png))).isGreaterThan(1000);
+        }
+        String csv = Files.readString(out.resolve("raw.csv"));
+        assertThat(csv).contains("memory.inline,", "memory.local,", "submit.local.p99,", "anchor.durableWrite.p99,",
+                "restore.local.killToAll,", "cache.maxWeight,");
+    }
+}
