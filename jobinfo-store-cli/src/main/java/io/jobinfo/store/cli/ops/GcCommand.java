@@ -52,7 +52,7 @@ public final class GcCommand extends OpsCommand {
                 report = new GarbageCollector(session.map(), session.store(), grace).run(delete, blob -> {
                     if (!started[0]) {
                         started[0] = true;
-                        display.start(0);
+                        display.start(-1); // the store listing gives no count ahead
                     }
                     display.step(blob.sizeBytes());
                 });

@@ -44,10 +44,11 @@ final class ProgressDisplay {
         return mode;
     }
 
+    /** @param totalEntries how many steps will come, or a negative number when unknown (no percentage, no ETA) */
     synchronized void start(int totalEntries) {
         this.total = totalEntries;
         this.startNanos = System.nanoTime();
-        if (mode == Mode.lines) {
+        if (mode == Mode.lines && totalEntries >= 0) {
             err.printf("%s: %d entries%n", verb, totalEntries);
             err.flush();
         }
@@ -65,7 +66,7 @@ final class ProgressDisplay {
                 }
             }
             case lines -> {
-                int decile = total == 0 ? 10 : (int) ((long) done * 10 / total);
+                int decile = total <= 0 ? lastDecile : (int) ((long) done * 10 / total);
                 if (decile != lastDecile || now - lastDrawNanos >= LINE_EVERY_NANOS) {
                     lastDecile = decile;
                     lastDrawNanos = now;
@@ -83,11 +84,14 @@ final class ProgressDisplay {
             drawBar(System.nanoTime());
             err.println();
             err.flush();
+        } else if (mode == Mode.lines && total < 0 && done > 0) {
+            err.println(verb + ": " + status(System.nanoTime()));
+            err.flush();
         }
     }
 
     private void drawBar(long now) {
-        int filled = total == 0 ? BAR_WIDTH : (int) ((long) done * BAR_WIDTH / total);
+        int filled = total <= 0 ? BAR_WIDTH : (int) ((long) done * BAR_WIDTH / total);
         String line = "\r" + verb + " [" + "=".repeat(filled) + (filled < BAR_WIDTH ? ">" : "")
                 + " ".repeat(Math.max(0, BAR_WIDTH - filled - 1)) + "] " + status(now);
         int pad = Math.max(0, barLength - line.length());
@@ -98,6 +102,9 @@ final class ProgressDisplay {
 
     private String status(long now) {
         double secs = Math.max(1e-3, (now - startNanos) / 1e9);
+        if (total < 0) {
+            return done + " objects, " + ByteSize.format(bytes) + ", " + ByteSize.format((long) (bytes / secs)) + "/s";
+        }
         int pct = total == 0 ? 100 : (int) ((long) done * 100 / total);
         String eta = done == 0 ? "?" : DurationConverter.format(Duration.ofSeconds(
                 Math.round(secs / done * (total - done))));
