@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -80,12 +82,18 @@ public final class MigrateCommand extends OpsCommand {
                             display.step(result.payloadBytes());
                         }
                     }).build();
-            // Ctrl-C / SIGTERM: finish the entries in progress, examine no more. Either way each entry is inline or a
-            // valid pointer; the hook only makes the report honest.
+            // Ctrl-C / SIGTERM: finish the entries in progress, examine no more, print the report (waiting at most
+            // 30 s). Each entry is inline or a valid pointer either way; the hook only makes the report honest.
             Thread main = Thread.currentThread();
+            CountDownLatch reported = new CountDownLatch(1);
             Thread hook = new Thread(() -> {
                 migrator.cancel();
                 main.interrupt();
+                try {
+                    reported.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }, "jobinfo-migrate-shutdown");
             boolean hooked = addShutdownHook(hook);
             MigrationReport report;
@@ -99,10 +107,14 @@ public final class MigrateCommand extends OpsCommand {
                 Thread.interrupted(); // the report tells; do not carry the flag into close()
             }
             int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
-            if (json) {
-                printJson(toJson(report, session.store().type(), exit));
-            } else {
-                printReport(out(), report, session.store().type());
+            try {
+                if (json) {
+                    printJson(toJson(report, session.store().type(), exit));
+                } else {
+                    printReport(out(), report, session.store().type());
+                }
+            } finally {
+                reported.countDown();
             }
             return exit;
         }

@@ -149,6 +149,8 @@ final class OpsSession implements AutoCloseable {
         config.setInstanceName("jobinfo-store-cli-" + UUID.randomUUID());
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        // the commands close the client themselves, after a cancelled run has finished its entries
+        config.setProperty("hazelcast.shutdownhook.enabled", "false");
         ClientConnectionStrategyConfig strategy = config.getConnectionStrategyConfig();
         strategy.setAsyncStart(false);
         strategy.setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ON);

@@ -334,7 +334,10 @@ class MigrateCommandTest {
                 }
             }
         }
-        assertThat(pointers).as("killed half-way").isBetween(JOBS * 3 / 10, JOBS - 1);
+        // one blob may be written without its pointer yet (killed between write and compare-and-set): the rerun
+        // finds identical bytes in the store and reuses them
+        assertThat(pointers).as("killed half-way").isBetween(JOBS * 3 / 10 - 1, JOBS - 1);
+        assertThat(OpsFixture.countBlobs(storeDir)).isBetween((long) pointers, (long) pointers + 1);
 
         OpsFixture.Run rerun = cli(args(conn, "migrate", "--json", "--progress", "none"));
         assertThat(rerun.exit()).as(rerun.err()).isZero();
