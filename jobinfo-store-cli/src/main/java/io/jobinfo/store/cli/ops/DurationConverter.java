@@ -47,6 +47,9 @@ public final class DurationConverter implements CommandLine.ITypeConverter<Durat
     /** {@code 1h 2m 3s}-style text for reports. */
     static String format(Duration d) {
         long s = d.toSeconds();
+        if (d.isZero()) {
+            return "0s";
+        }
         if (s == 0) {
             return d.toMillis() + "ms";
         }

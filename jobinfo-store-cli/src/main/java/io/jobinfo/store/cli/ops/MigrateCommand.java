@@ -96,6 +96,12 @@ public final class MigrateCommand extends OpsCommand {
                 }
             }, "jobinfo-migrate-shutdown");
             boolean hooked = addShutdownHook(hook);
+            // the client gives up after --connect-timeout without the cluster: stop instead of failing entry by entry
+            java.util.UUID lifecycle = session.client().getLifecycleService().addLifecycleListener(event -> {
+                if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                    migrator.cancel();
+                }
+            });
             MigrationReport report;
             try {
                 report = direction == Migrator.Direction.MIGRATE ? migrator.migrate(dryRun) : migrator.rollback(dryRun);
@@ -107,11 +113,23 @@ public final class MigrateCommand extends OpsCommand {
                 Thread.interrupted(); // the report tells; do not carry the flag into close()
             }
             int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            boolean clusterLost = !session.client().getLifecycleService().isRunning();
+            if (clusterLost) {
+                exit = JobInfoStoreCli.EXIT_UNREACHABLE;
+            } else {
+                session.client().getLifecycleService().removeLifecycleListener(lifecycle);
+            }
             try {
                 if (json) {
                     printJson(toJson(report, session.store().type(), exit));
                 } else {
                     printReport(out(), report, session.store().type());
+                }
+                if (clusterLost) {
+                    err().println("jobinfo-store migrate: the connection to the cluster was lost and not regained"
+                            + " within --connect-timeout; every entry is inline or a valid pointer, rerun when the"
+                            + " cluster is reachable");
+                    err().flush();
                 }
             } finally {
                 reported.countDown();
@@ -161,7 +179,9 @@ public final class MigrateCommand extends OpsCommand {
         Map<String, Integer> reasons = new LinkedHashMap<>();
         r.skippedByReason().forEach((k, v) -> reasons.put(k.name(), v));
         m.put("skippedByReason", reasons);
-        m.put("skippedEntries", entries(r.skipped()));
+        // entries already in the target shape are only counted (a rerun over a large map would list them all)
+        m.put("skippedEntries", entries(r.skipped().stream().filter(e -> e.reason() != Migrator.Reason.ALREADY_POINTER
+                && e.reason() != Migrator.Reason.ALREADY_INLINE).toList()));
         m.put("failures", entries(r.failed()));
         m.put("exitCode", exit);
         return m;
