@@ -130,6 +130,29 @@ public final class JobInfoStorageConfig {
      * nested one level down (for example under {@code seatunnel.engine}).
      */
     public static JobInfoStorageConfig fromMap(Map<?, ?> map) {
+        Parsed parsed = parse(map);
+        if (!parsed.problems().isEmpty()) {
+            throw new InvalidConfigurationException(parsed.problems());
+        }
+        return parsed.config();
+    }
+
+    /**
+     * The result of reading a section without failing: every problem the core found, and a configuration built from
+     * whatever was valid (defaults elsewhere), so that a backend can check its own keys too and all problems are
+     * reported at once. Used by {@link io.jobinfo.store.spi.JobInfoStores#open(Map)}.
+     *
+     * @param config     the configuration; only meaningful for backend validation when problems is not empty
+     * @param problems   every problem the core found
+     */
+    public record Parsed(JobInfoStorageConfig config, List<String> problems) {
+        public Parsed {
+            problems = List.copyOf(problems);
+        }
+    }
+
+    /** Reads a section, collecting problems instead of failing. See {@link Parsed}. */
+    public static Parsed parse(Map<?, ?> map) {
         Object section = map.get(SECTION);
         if (section == null && !map.containsKey("type")) {
             for (Object value : map.values()) {
@@ -142,7 +165,7 @@ public final class JobInfoStorageConfig {
             section = map;
         }
         if (!(section instanceof Map<?, ?> s)) {
-            throw new InvalidConfigurationException(List.of(SECTION + ": must be a mapping of type, namespace, cache"
+            return new Parsed(null, List.of(SECTION + ": must be a mapping of type, namespace, cache"
                     + " and plugin-config"));
         }
         List<String> problems = new ArrayList<>();
@@ -185,7 +208,7 @@ public final class JobInfoStorageConfig {
                 problems.add(SECTION + ".plugin-config: must be a mapping of backend options");
             }
         }
-        return b.build(problems);
+        return b.parse(problems);
     }
 
     /** Collects problems with the namespace; empty if fine. */
@@ -267,10 +290,14 @@ public final class JobInfoStorageConfig {
 
         /** @throws InvalidConfigurationException listing every problem */
         public JobInfoStorageConfig build() {
-            return build(new ArrayList<>());
+            Parsed parsed = parse(new ArrayList<>());
+            if (!parsed.problems().isEmpty()) {
+                throw new InvalidConfigurationException(parsed.problems());
+            }
+            return parsed.config();
         }
 
-        private JobInfoStorageConfig build(List<String> problems) {
+        private Parsed parse(List<String> problems) {
             if (type == null || type.isBlank()) {
                 problems.add(SECTION + ".type: missing; set local, hdfs or s3");
             } else if (!TYPE.matcher(type).matches()) {
@@ -321,11 +348,15 @@ public final class JobInfoStorageConfig {
                             + "' is not an ISO-8601 duration; write PT30M for 30 minutes");
                 }
             }
-            if (!problems.isEmpty()) {
-                throw new InvalidConfigurationException(problems);
+            if (maxBytes < 0 || maxEntry < 0 || expire.isNegative() || expire.isZero()) {
+                CacheConfig d = CacheConfig.defaults();
+                maxBytes = d.maxBytes();
+                maxEntry = d.maxEntryBytes();
+                expire = d.expireAfterAccess();
             }
-            return new JobInfoStorageConfig(type, namespace, storeId, new CacheConfig(maxBytes, maxEntry, expire),
-                    pluginConfig);
+            boolean usableType = type != null && TYPE.matcher(type).matches();
+            return new Parsed(new JobInfoStorageConfig(usableType ? type : "", namespace == null ? "" : namespace,
+                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire), pluginConfig), problems);
         }
     }
 }

@@ -53,11 +53,48 @@ public final class JobInfoStores {
      * @throws JobInfoStoreException         the backend cannot be reached or used
      */
     public static JobInfoStore open(JobInfoStorageConfig config) throws JobInfoStoreException {
-        ClassLoader loader = Thread.currentThread().getContextClassLoader();
-        if (loader == null) {
-            loader = JobInfoStores.class.getClassLoader();
+        JobInfoStoreFactory factory = factory(config.type(), contextLoader());
+        List<String> problems = backendProblems(factory, config);
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigurationException(problems);
         }
-        JobInfoStoreFactory factory = factory(config.type(), loader);
+        return factory.create(config);
+    }
+
+    /**
+     * Reads a {@code jobinfo-storage} section (see {@link JobInfoStorageConfig#fromMap}) and opens the store. Core and
+     * backend problems are reported together in one {@link InvalidConfigurationException}.
+     */
+    public static JobInfoStore open(Map<?, ?> section) throws JobInfoStoreException {
+        return open(checked(section));
+    }
+
+    /**
+     * Checks a {@code jobinfo-storage} section completely, core and backend keys, without opening anything.
+     *
+     * @throws InvalidConfigurationException listing every problem at once
+     */
+    public static JobInfoStorageConfig checked(Map<?, ?> section) {
+        JobInfoStorageConfig.Parsed parsed = JobInfoStorageConfig.parse(section);
+        List<String> problems = new ArrayList<>(parsed.problems());
+        JobInfoStorageConfig config = parsed.config();
+        if (config != null && !config.type().isEmpty()) {
+            Map<String, JobInfoStoreFactory> all = factories(contextLoader());
+            JobInfoStoreFactory factory = all.get(config.type());
+            if (factory == null) {
+                problems.add("jobinfo-storage.type: unknown store type '" + config.type() + "'; known types: "
+                        + all.keySet() + " (add the jar of the backend to the classpath)");
+            } else if (!config.namespace().isEmpty()) {
+                problems.addAll(backendProblems(factory, config));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidConfigurationException(problems);
+        }
+        return config;
+    }
+
+    private static List<String> backendProblems(JobInfoStoreFactory factory, JobInfoStorageConfig config) {
         List<String> problems = new ArrayList<>(factory.validate(config));
         for (String key : config.pluginConfig().keySet()) {
             if (!isKnownKey(factory.describeOptions(), key)) {
@@ -65,10 +102,12 @@ public final class JobInfoStores {
                         + "' store; known options: " + factory.describeOptions().keySet());
             }
         }
-        if (!problems.isEmpty()) {
-            throw new InvalidConfigurationException(problems);
-        }
-        return factory.create(config);
+        return problems;
+    }
+
+    private static ClassLoader contextLoader() {
+        ClassLoader loader = Thread.currentThread().getContextClassLoader();
+        return loader != null ? loader : JobInfoStores.class.getClassLoader();
     }
 
     private static boolean isKnownKey(Map<String, String> options, String key) {

@@ -48,7 +48,30 @@ interface DemoBackend extends AutoCloseable {
         };
     }
 
+    /** A store the user configured; nothing is started or removed. */
+    static DemoBackend configured(JobInfoStorageConfig config, Path from) {
+        return new DemoBackend() {
+            @Override
+            public JobInfoStorageConfig config() {
+                return config;
+            }
+
+            @Override
+            public String describe() {
+                return config.type() + " store " + config.namespace() + " (from " + from + ")";
+            }
+
+            @Override
+            public void close() {
+                // the user's store: left as it is
+            }
+        };
+    }
+
     static void deleteRecursively(Path root) {
+        if (!Files.exists(root)) {
+            return;
+        }
         try {
             Files.walkFileTree(root, new SimpleFileVisitor<>() {
                 @Override

@@ -62,6 +62,10 @@ final class DemoCommand implements Callable<Integer> {
             + " removed afterwards)")
     Path storeDir;
 
+    @Option(names = "--storage-config", description = {"YAML with a jobinfo-storage section: run on that store",
+        "(an existing S3 bucket, HDFS cluster or directory) instead of an embedded one"})
+    Path storageConfig;
+
     @Option(names = "--members", defaultValue = "3", description = "cluster members (2..7; default ${DEFAULT-VALUE})")
     int members;
 
@@ -76,7 +80,7 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON summary instead of the table")
     boolean json;
 
-    enum StoreType { local }
+    enum StoreType { local, s3, hdfs }
 
     @Override
     public Integer call() throws Exception {
@@ -144,7 +148,7 @@ final class DemoCommand implements Callable<Integer> {
                     long misses = restored.cacheStats().missCount() - missesBefore;
 
                     Map<String, Object> summary = new LinkedHashMap<>();
-                    summary.put("store", store.name());
+                    summary.put("store", masterStore.type());
                     summary.put("members", members);
                     summary.put("jobs", jobs);
                     summary.put("blobBytes", blobSize);
@@ -204,14 +208,28 @@ final class DemoCommand implements Callable<Integer> {
         if (storeDir != null && store != StoreType.local) {
             problems.append("--store-dir applies to --store local only\n");
         }
+        if (storageConfig != null && storeDir != null) {
+            problems.append("give either --storage-config or --store-dir, not both\n");
+        }
+        if (storageConfig != null && !java.nio.file.Files.isReadable(storageConfig)) {
+            problems.append("--storage-config ").append(storageConfig).append(": no such readable file\n");
+        }
         if (problems.length() > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), problems.toString().strip());
         }
     }
 
     private DemoBackend openBackend() throws Exception {
+        if (storageConfig != null) {
+            return DemoBackend.configured(io.jobinfo.store.spi.JobInfoStores.checked(
+                    new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
+                            new org.yaml.snakeyaml.LoaderOptions())).load(
+                            java.nio.file.Files.readString(storageConfig))), storageConfig);
+        }
         return switch (store) {
             case local -> DemoBackend.local(storeDir);
+            case s3 -> new EmbeddedS3Server();
+            case hdfs -> new EmbeddedHdfs();
         };
     }
 

@@ -76,6 +76,48 @@ class DemoCommandTest {
     }
 
     @Test
+    void theDemoRunsOnAnInJvmS3Server() throws Exception {
+        int exit = run("demo", "--store", "s3", "--jobs", "6", "--blob-size", "50KiB", "--json");
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode summary = new ObjectMapper().readTree(out.toString());
+        assertThat(summary.get("store").asText()).isEqualTo("s3");
+        assertThat(summary.get("restored").asInt()).isEqualTo(6);
+    }
+
+    @Test
+    void theDemoRunsOnAnInJvmHdfs() throws Exception {
+        int exit = run("demo", "--store", "hdfs", "--jobs", "4", "--blob-size", "20KiB", "--json");
+        assertThat(exit).as(err.toString()).isZero();
+        JsonNode summary = new ObjectMapper().readTree(out.toString());
+        assertThat(summary.get("store").asText()).isEqualTo("hdfs");
+        assertThat(summary.get("restored").asInt()).isEqualTo(4);
+    }
+
+    @Test
+    void theDemoRunsOnAStoreGivenByAStorageConfig(@TempDir Path dir) throws Exception {
+        Path yaml = Files.writeString(dir.resolve("jobinfo.yaml"), """
+                jobinfo-storage:
+                  type: local
+                  namespace: %s
+                """.formatted(dir.resolve("blobs")));
+        int exit = run("demo", "--storage-config", yaml.toString(), "--jobs", "4", "--blob-size", "10KiB", "--json");
+        assertThat(exit).as(err.toString()).isZero();
+        try (var files = Files.list(dir.resolve("blobs"))) {
+            assertThat(files.count()).isEqualTo(4);
+        }
+
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), """
+                jobinfo-storage:
+                  type: local
+                  namespace: relative
+                  plugin-config: { local.fsync: maybe }
+                """);
+        err.getBuffer().setLength(0);
+        assertThat(run("demo", "--storage-config", bad.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("2 problems").contains("absolute").contains("local.fsync");
+    }
+
+    @Test
     void helpListsEveryCommand() {
         assertThat(run("--help")).isZero();
         assertThat(out.toString()).contains("demo");

@@ -1,0 +1,631 @@
+package io.jobinfo.store.hdfs;
+
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.spi.AbstractJobInfoStore;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CorruptBlobException;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.spi.StoreNaming;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
+import java.security.PrivilegedExceptionAction;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Options;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Blobs as files in one directory of a Hadoop {@link FileSystem}: {@code hdfs://} (HA nameservices too),
+ * {@code file://}, {@code viewfs://}, {@code s3a://}, or any other scheme whose {@code rename} refuses to replace an
+ * existing file.
+ *
+ * <p>Write-once and atomic. The blob is written to a temporary file {@code .tmp-<job>-<uuid>} in the namespace
+ * directory ({@code create(temp, overwrite=false)}, write, {@code hsync}, {@code close}) and then renamed to its final
+ * name with a rename that fails if that name exists: on HDFS {@code rename(temp, final, Options.Rename.NONE)}; on
+ * {@code file://} a hard link (the rename of the local file system would replace the target); on other schemes such
+ * as {@code viewfs://} the plain {@code rename}, whose {@code false} result is told apart from a conflict by looking
+ * for the final name. On {@code s3a://} nothing is renamed: the blob is written once to its final name with a
+ * conditional create ({@code If-None-Match: *}), and a failed write is aborted so that no object appears.
+ *
+ * <p>Failure behaviour: every method throws {@link JobInfoStoreException} (or a subclass) naming the job id and the
+ * location. A write that fails before the final name exists throws a plain {@code JobInfoStoreException} and
+ * removes its temporary file; a write whose thread is interrupted does no further I/O and leaves the temporary file,
+ * which {@link #list()} reports as {@linkplain StoredBlob#incomplete() incomplete} and
+ * {@link #deleteIncomplete(StoredBlob)} removes. When the rename or the S3 upload fails in a way that may have taken
+ * effect, {@link OutcomeUnknownException} is thrown. A read from a missing blob throws {@link BlobNotFoundException};
+ * a DataNode or NameNode that cannot be reached fails after the Hadoop client's own timeouts and retries
+ * ({@code dfs.client.*}, {@code ipc.client.*}, settable through {@code seatunnel.hadoop.}) with the client's message.
+ * On {@code s3a://} a crash in the middle of a large upload leaves an incomplete multipart upload, which S3 does not
+ * list as an object and this store does not report: expire those with a bucket lifecycle rule.
+ *
+ * <p>The store owns its {@link FileSystem}, created with {@link FileSystem#newInstance} (never Hadoop's shared cache)
+ * under the store's own {@link UserGroupInformation}, and closes it in {@link #close()}. Thread-safe.
+ */
+public final class HdfsJobInfoStore extends AbstractJobInfoStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(HdfsJobInfoStore.class);
+    private static final int COPY_BUFFER = 256 * 1024;
+    private static final String S3A_CONFLICT = "org.apache.hadoop.fs.s3a.RemoteFileChangedException";
+    private static final String COND_CREATE = "fs.option.create.conditional.overwrite";
+
+    /** How a complete temporary file becomes the final, write-once name. */
+    enum Commit {
+        /** HDFS rename2 with {@code Options.Rename.NONE}: atomic on the NameNode, fails if the target exists. */
+        HDFS_RENAME,
+        /** {@code link(2)} on the local file system: atomic, fails if the target exists. */
+        LOCAL_LINK,
+        /** S3A conditional create of the final object, no temporary object at all. */
+        CONDITIONAL_CREATE,
+        /** {@code FileSystem.rename}, which must return false if the target exists (HDFS semantics; viewfs). */
+        RENAME
+    }
+
+    private final FileSystem fs;
+    private final FileSystem ops;
+    private final UserGroupInformation ugi;
+    private final boolean keytabLogin;
+    private final Path dir;
+    private final String dirPrefix;
+    private final String storeId;
+    private final Commit commit;
+    private volatile boolean closed;
+
+    private HdfsJobInfoStore(FileSystem fs, UserGroupInformation ugi, boolean keytabLogin, Path dir, String storeId) {
+        this.fs = fs;
+        this.ops = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+        this.ugi = ugi;
+        this.keytabLogin = keytabLogin;
+        this.dir = dir;
+        String uri = dir.toUri().toString();
+        this.dirPrefix = uri.endsWith("/") ? uri : uri + "/";
+        this.storeId = storeId;
+        this.commit = commitFor(ops);
+    }
+
+    private static Commit commitFor(FileSystem ops) {
+        if (ops instanceof DistributedFileSystem) {
+            return Commit.HDFS_RENAME;
+        }
+        if (ops instanceof RawLocalFileSystem) {
+            return Commit.LOCAL_LINK;
+        }
+        if ("s3a".equalsIgnoreCase(ops.getScheme())) {
+            return Commit.CONDITIONAL_CREATE;
+        }
+        return Commit.RENAME;
+    }
+
+    /**
+     * Opens a store on {@code namespace} (an absolute path under {@code fs.defaultFS}, or a full URI), checking that
+     * the file system is reachable and that the store can create files there (and, on {@code s3a://}, that the
+     * server honours conditional creates).
+     *
+     * @param conf        the Hadoop configuration (see {@link HadoopConfigurations#build}); not modified
+     * @param ugi         the user the store acts as; every file system call runs in its {@code doAs}
+     * @param keytabLogin {@code true} if {@code ugi} logged in from a keytab (it is then re-logged in when its ticket
+     *                    nears expiry, and logged out on close)
+     * @throws JobInfoStoreException the file system cannot be reached or used; the message says what failed
+     */
+    public static HdfsJobInfoStore open(Configuration conf, String namespace, String storeId, boolean createDirectories,
+                                        UserGroupInformation ugi, boolean keytabLogin) throws JobInfoStoreException {
+        Path ns = new Path(namespace);
+        URI fsUri = ns.toUri().getScheme() != null ? ns.toUri() : FileSystem.getDefaultUri(conf);
+        String where = fsUri.getScheme() + "://" + (fsUri.getAuthority() == null ? "" : fsUri.getAuthority())
+                + ns.toUri().getPath();
+        FileSystem fs;
+        try {
+            fs = doAs(ugi, () -> FileSystem.newInstance(fsUri, conf));
+        } catch (IOException | RuntimeException e) {
+            throw new JobInfoStoreException("Cannot create the Hadoop client for " + where + " ("
+                    + HadoopConfigurations.rootMessage(e) + "); check fs.defaultFS and the site files", null, where, e);
+        }
+        HdfsJobInfoStore store;
+        try {
+            Path dir = doAs(ugi, () -> fs.makeQualified(ns));
+            String id = storeId != null ? storeId : StoreNaming.deriveStoreId("hdfs:" + dir.toUri());
+            store = new HdfsJobInfoStore(fs, ugi, keytabLogin, dir, id);
+        } catch (IOException | RuntimeException e) {
+            closeQuietly(fs);
+            throw new JobInfoStoreException("The namespace is not a valid path on " + fsUri + " ("
+                    + HadoopConfigurations.rootMessage(e) + ")", null, where, e);
+        }
+        try {
+            store.checkUsable(createDirectories);
+        } catch (JobInfoStoreException e) {
+            closeQuietly(fs);
+            throw e;
+        }
+        return store;
+    }
+
+    private void checkUsable(boolean createDirectories) throws JobInfoStoreException {
+        String where = dir.toUri().toString();
+        try {
+            as(() -> {
+                if (commit != Commit.CONDITIONAL_CREATE) {
+                    if (!ops.exists(dir)) {
+                        if (!createDirectories) {
+                            throw new JobInfoStoreException("The namespace directory does not exist; create it or set "
+                                    + HadoopConfigurations.CREATE_DIRECTORIES + "=true", null, where);
+                        }
+                        ops.mkdirs(dir);
+                    }
+                    if (!ops.getFileStatus(dir).isDirectory()) {
+                        throw new JobInfoStoreException("The namespace exists but is not a directory; point the"
+                                + " namespace at a directory", null, where);
+                    }
+                }
+                probeWrite(); // on s3a this also proves that the bucket exists and the credentials work
+                return null;
+            });
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new JobInfoStoreException("The namespace is not usable: " + HadoopConfigurations.rootMessage(e)
+                    + "; check fs.defaultFS, that the file system is up, and the permissions of the user", null,
+                    where, e);
+        }
+    }
+
+    /** Creates and removes a probe file, proving write permission (and, on S3, conditional create support). */
+    private void probeWrite() throws IOException {
+        Path probe = new Path(dir, ".probe-" + UUID.randomUUID());
+        Path link = new Path(dir, ".probe-" + UUID.randomUUID());
+        try {
+            if (commit == Commit.CONDITIONAL_CREATE) {
+                conditionalCreate(probe).close();
+                try {
+                    conditionalCreate(probe).close();
+                } catch (IOException e) {
+                    if (isConflict(e)) {
+                        return; // the server refused the second create: conditional writes work
+                    }
+                    throw e;
+                }
+                throw new JobInfoStoreException("The S3 server accepted a second conditional create of the same"
+                        + " object (If-None-Match: * ignored); write-once cannot be guaranteed on it. Use a server"
+                        + " that supports conditional writes (AWS S3, MinIO, S3Proxy)", null, probe.toUri().toString());
+            }
+            ops.create(probe, false).close();
+            if (commit == Commit.LOCAL_LINK) {
+                Files.createLink(localFile(link), localFile(probe));
+            }
+        } finally {
+            deleteQuietly(probe);
+            deleteQuietly(link);
+        }
+    }
+
+    /** The namespace directory, qualified. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The file of {@code jobId}'s blob. */
+    public Path path(long jobId) {
+        return new Path(dir, StoreNaming.blobName(jobId));
+    }
+
+    /** The file system the store writes through (owned by the store: do not close it). */
+    public FileSystem fileSystem() {
+        return ops;
+    }
+
+    @Override
+    public String type() {
+        return "hdfs";
+    }
+
+    @Override
+    public String storeId() {
+        return storeId;
+    }
+
+    @Override
+    public String location(long jobId) {
+        return dirPrefix + StoreNaming.blobName(jobId);
+    }
+
+    // ------------------------------------------------------------------------------------------------ write
+
+    @Override
+    protected boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            return as(() -> commit == Commit.CONDITIONAL_CREATE ? writeConditional(jobId, blob)
+                    : writeThenRename(jobId, blob));
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException e) {
+            if (isInterruption(e)) {
+                throw new JobInfoStoreException("Writing the blob was interrupted (nothing was stored; a temporary"
+                        + " file may be left, which list() reports as incomplete): "
+                        + HadoopConfigurations.rootMessage(e), jobId, location(jobId), e);
+            }
+            throw new JobInfoStoreException("Writing the blob failed (nothing was stored): "
+                    + HadoopConfigurations.rootMessage(e), jobId, location(jobId), e);
+        }
+    }
+
+    private boolean writeThenRename(long jobId, BlobSource blob) throws IOException {
+        Path target = path(jobId);
+        if (ops.exists(target)) {
+            return false; // cheap path for retries; the rename below decides a race
+        }
+        Path temp = new Path(dir, StoreNaming.tempName(jobId, UUID.randomUUID().toString()));
+        FSDataOutputStream out = null;
+        try {
+            out = ops.create(temp, false);
+            copy(jobId, blob, out);
+            out.hsync();
+            out.close();
+        } catch (Throwable t) {
+            abandon(jobId, out, temp, t);
+            throw t;
+        }
+        return renameIntoPlace(jobId, temp, target);
+    }
+
+    private boolean renameIntoPlace(long jobId, Path temp, Path target) throws IOException {
+        try {
+            switch (commit) {
+                case HDFS_RENAME -> ((DistributedFileSystem) ops).rename(temp, target, Options.Rename.NONE);
+                case LOCAL_LINK -> {
+                    Files.createLink(localFile(target), localFile(temp));
+                    syncLocalDirectory();
+                    deleteQuietly(temp);
+                }
+                default -> {
+                    if (!ops.rename(temp, target)) {
+                        if (ops.exists(target)) {
+                            deleteQuietly(temp);
+                            return false;
+                        }
+                        deleteQuietly(temp);
+                        throw new JobInfoStoreException("The file system refused to rename the temporary file into"
+                                + " place (nothing was stored)", jobId, location(jobId));
+                    }
+                }
+            }
+            return true;
+        } catch (FileAlreadyExistsException | java.nio.file.FileAlreadyExistsException e) {
+            deleteQuietly(temp);
+            return false;
+        } catch (JobInfoStoreException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            // The rename may or may not have happened (a lost reply, a NameNode failover): look before deciding.
+            boolean wasInterrupted = Thread.interrupted();
+            try {
+                if (ops.exists(temp) && !ops.exists(target)) {
+                    deleteQuietly(temp);
+                    throw new JobInfoStoreException("Renaming the blob into place failed (nothing was stored): "
+                            + HadoopConfigurations.rootMessage(e), jobId, location(jobId), e);
+                }
+            } catch (JobInfoStoreException known) {
+                throw known;
+            } catch (IOException | RuntimeException unknown) {
+                if (unknown != e) {
+                    e.addSuppressed(unknown);
+                }
+            } finally {
+                if (wasInterrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            throw new OutcomeUnknownException("renaming the blob into place reported "
+                    + HadoopConfigurations.rootMessage(e) + "; the blob may be in place", jobId, location(jobId), e);
+        }
+    }
+
+    private boolean writeConditional(long jobId, BlobSource blob) throws IOException {
+        Path target = path(jobId);
+        FSDataOutputStream out = null;
+        try {
+            out = conditionalCreate(target);
+            copy(jobId, blob, out);
+        } catch (Throwable t) {
+            abandon(jobId, out, null, t);
+            if (t instanceof IOException e && isConflict(e)) {
+                return false;
+            }
+            throw t;
+        }
+        try {
+            out.close(); // the PUT (or the completion of the multipart upload) happens here
+            return true;
+        } catch (IOException e) {
+            if (isConflict(e)) {
+                return false;
+            }
+            throw new OutcomeUnknownException("completing the upload reported " + HadoopConfigurations.rootMessage(e)
+                    + "; the object may exist", jobId, location(jobId), e);
+        }
+    }
+
+    private FSDataOutputStream conditionalCreate(Path p) throws IOException {
+        FSDataOutputStreamBuilder<?, ?> builder = ops.createFile(p).overwrite(false);
+        builder.must(COND_CREATE, true);
+        return (FSDataOutputStream) builder.build();
+    }
+
+    private static boolean isConflict(IOException e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof FileAlreadyExistsException || t instanceof java.nio.file.FileAlreadyExistsException
+                    || S3A_CONFLICT.equals(t.getClass().getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void copy(long jobId, BlobSource blob, FSDataOutputStream out) throws IOException {
+        long written = 0;
+        try (InputStream in = blob.open()) {
+            byte[] buf = new byte[COPY_BUFFER];
+            int n;
+            while ((n = in.read(buf)) > 0) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedIOException("the writing thread was interrupted after " + written
+                            + " bytes");
+                }
+                out.write(buf, 0, n);
+                written += n;
+            }
+        }
+        if (written != blob.length()) {
+            throw new CorruptBlobException("the blob source yielded " + written + " bytes but declared "
+                    + blob.length() + "; nothing was stored", jobId, location(jobId));
+        }
+    }
+
+    /**
+     * Gives up a write that failed before the blob was in place. An S3 upload is aborted (no object appears). A
+     * temporary file is closed and removed, unless the thread was interrupted: then no more I/O is done and the file
+     * is left for garbage collection.
+     */
+    private void abandon(long jobId, FSDataOutputStream out, Path temp, Throwable cause) {
+        boolean interrupted = isInterruption(cause) || Thread.currentThread().isInterrupted();
+        if (out != null) {
+            try {
+                if (out.hasCapability(StreamCapabilities.ABORTABLE_STREAM)) {
+                    out.abort();
+                } else {
+                    out.close();
+                }
+            } catch (IOException | RuntimeException e) {
+                if (e != cause) { // a failed stream rethrows its first failure on close
+                    cause.addSuppressed(e);
+                }
+            }
+        }
+        if (temp == null) {
+            return;
+        }
+        if (interrupted) {
+            LOG.debug("Write of job {} interrupted; {} is left for garbage collection", jobId, temp.toUri());
+            Thread.currentThread().interrupt(); // keep the caller's interrupt visible
+            return;
+        }
+        deleteQuietly(temp);
+    }
+
+    private static boolean isInterruption(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof InterruptedIOException || c instanceof ClosedByInterruptException
+                    || c instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // ------------------------------------------------------------------------------------------------ read, delete
+
+    @Override
+    public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            return as(() -> ops.open(path(jobId)));
+        } catch (FileNotFoundException e) {
+            throw new BlobNotFoundException(jobId, location(jobId));
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Opening the blob failed: " + HadoopConfigurations.rootMessage(e), jobId,
+                    location(jobId), e);
+        }
+    }
+
+    @Override
+    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+        if (e instanceof FileNotFoundException) {
+            return new BlobNotFoundException(jobId, location); // deleted while being read
+        }
+        return new JobInfoStoreException("Reading the blob failed: " + HadoopConfigurations.rootMessage(e), jobId,
+                location, e);
+    }
+
+    @Override
+    public boolean delete(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            return as(() -> ops.delete(path(jobId), false));
+        } catch (FileNotFoundException e) {
+            return false;
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Deleting the blob failed; retry later: "
+                    + HadoopConfigurations.rootMessage(e), jobId, location(jobId), e);
+        }
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        checkOpen();
+        FileStatus[] entries;
+        try {
+            entries = as(() -> {
+                try {
+                    return ops.listStatus(dir);
+                } catch (FileNotFoundException e) {
+                    return new FileStatus[0];
+                }
+            });
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Listing the namespace failed: " + HadoopConfigurations.rootMessage(e),
+                    null, dir.toUri().toString(), e);
+        }
+        List<StoredBlob> result = new ArrayList<>();
+        for (FileStatus status : entries) {
+            if (!status.isFile()) {
+                continue;
+            }
+            String name = status.getPath().getName();
+            OptionalLong blobId = StoreNaming.parseBlobName(name);
+            OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
+            if (blobId.isEmpty() && tempId.isEmpty()) {
+                continue;
+            }
+            long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
+            result.add(new StoredBlob(id, dirPrefix + name, status.getLen(),
+                    Instant.ofEpochMilli(status.getModificationTime()), blobId.isEmpty()));
+        }
+        return result;
+    }
+
+    @Override
+    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        checkOpen();
+        if (!leftover.incomplete()) {
+            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
+                    + " as a leftover; use delete(jobId)");
+        }
+        String location = leftover.location();
+        String name = location.startsWith(dirPrefix) ? location.substring(dirPrefix.length()) : "";
+        if (name.contains("/") || StoreNaming.parseTempName(name).isEmpty()) {
+            throw new IllegalArgumentException("Not a leftover of this store: " + location);
+        }
+        try {
+            return as(() -> ops.delete(new Path(dir, name), false));
+        } catch (FileNotFoundException e) {
+            return false;
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Deleting the leftover failed: " + HadoopConfigurations.rootMessage(e),
+                    leftover.jobId(), location, e);
+        }
+    }
+
+    @Override
+    public void close() throws JobInfoStoreException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            fs.close();
+        } catch (IOException e) {
+            throw new JobInfoStoreException("Closing the Hadoop client failed: " + HadoopConfigurations.rootMessage(e),
+                    null, dir.toUri().toString(), e);
+        } finally {
+            if (keytabLogin) {
+                try {
+                    ugi.logoutUserFromKeytab();
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("Logging out {} failed: {}", ugi.getUserName(), e.toString());
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private void checkOpen() throws JobInfoStoreException {
+        if (closed) {
+            throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
+        }
+    }
+
+    private java.nio.file.Path localFile(Path p) {
+        return ((RawLocalFileSystem) ops).pathToFile(p).toPath();
+    }
+
+    private void syncLocalDirectory() throws IOException {
+        try (FileChannel ch = FileChannel.open(localFile(dir), StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            if (System.getProperty("os.name", "").toLowerCase().contains("linux")) {
+                throw e;
+            }
+        }
+    }
+
+    private void deleteQuietly(Path p) {
+        try {
+            ops.delete(p, false);
+        } catch (IOException | RuntimeException ignored) {
+            // a leftover temporary file is listed as incomplete and removed by GC
+        }
+    }
+
+    private static void closeQuietly(FileSystem fs) {
+        try {
+            fs.close();
+        } catch (IOException ignored) {
+            // nothing more to release
+        }
+    }
+
+    /** Runs {@code action} as the store's user, re-logging in from the keytab first when the ticket nears expiry. */
+    private <T> T as(IoAction<T> action) throws IOException {
+        if (keytabLogin) {
+            ugi.checkTGTAndReloginFromKeytab();
+        }
+        return doAs(ugi, action);
+    }
+
+    private static <T> T doAs(UserGroupInformation ugi, IoAction<T> action) throws IOException {
+        try {
+            return ugi.doAs((PrivilegedExceptionAction<T>) action::run);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted");
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    @FunctionalInterface
+    interface IoAction<T> {
+        T run() throws IOException;
+    }
+
+    @Override
+    public String toString() {
+        return "HdfsJobInfoStore{" + dir.toUri() + ", storeId=" + storeId + ", commit=" + commit + '}';
+    }
+}

@@ -1,0 +1,585 @@
+package io.jobinfo.store.s3;
+
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.spi.AbstractJobInfoStore;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CorruptBlobException;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.spi.StoreNaming;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.ContentStreamProvider;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.ChecksumMode;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
+import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+import software.amazon.awssdk.services.s3.model.ServerSideEncryption;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
+
+/**
+ * Blobs as objects {@code <prefix><16 hex>.jobinfo} in one S3 bucket (AWS S3, MinIO or any S3-compatible store that
+ * honours conditional writes), through the AWS SDK v2 with its standard retry strategy.
+ *
+ * <p><b>Write-once.</b> A blob up to {@code s3.multipart.threshold} is one {@code PutObject} with
+ * {@code If-None-Match: *} and a CRC32C flexible checksum; a larger one is a multipart upload completed with
+ * {@code If-None-Match: *}. Either way the object appears atomically and only if the key was free: a 412 answer makes
+ * {@link #create} read the existing object back and compare (same bytes, for example an SDK retry of our own write:
+ * {@code ALREADY_PRESENT}; other bytes: {@code BlobAlreadyExistsException}). A failed multipart upload is aborted; if
+ * even the abort fails, the upload is left for garbage collection (see below) and a WARN names its upload id.
+ *
+ * <p><b>Incomplete leftovers.</b> S3 has no visible temporary objects. {@link #list()} reports multipart uploads in
+ * progress under the prefix whose key is a blob name as {@linkplain StoredBlob#incomplete() incomplete}, with size 0
+ * (unknown) and their initiation time; their location carries {@code ?uploadId=...}. {@link #deleteIncomplete} aborts
+ * such an upload. A write still in progress is listed too: garbage collection's grace period must exceed the longest
+ * upload.
+ *
+ * <p><b>Failures.</b> Every method throws {@link JobInfoStoreException} naming job id, location and (for transport
+ * failures) the endpoint with what to check. A create that fails after the request may have reached the server (5xx
+ * after retries, timeout, lost connection) throws {@link OutcomeUnknownException}; a refused one (4xx) throws a plain
+ * {@code JobInfoStoreException}. Reads throw {@link BlobNotFoundException} for a missing key and
+ * {@link CorruptBlobException} for bytes that fail envelope verification. Credentials never appear in messages or
+ * logs.
+ *
+ * <p>If the server was found at start-up not to honour conditional writes and {@code s3.allow-unconditional-writes}
+ * is true, creates fall back to "HEAD, then unconditional PUT": racing creators of one job id may then both succeed,
+ * the last one winning. That mode is logged at WARN when the store opens.
+ *
+ * <p>Thread-safe; one {@link S3Client} (with its connection pool) per store, released by {@link #close()}.
+ */
+public final class S3JobInfoStore extends AbstractJobInfoStore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3JobInfoStore.class);
+    private static final String CONTENT_TYPE = "application/octet-stream";
+    private static final String UPLOAD_ID_PARAM = "?uploadId=";
+    private static final int MAX_PARTS = 10_000;
+
+    private final S3Client s3;
+    private final S3StoreSettings settings;
+    private final String bucket;
+    private final String prefix;
+    private final String storeId;
+    private final String locationBase;
+    private final boolean conditionalWrites;
+    private volatile boolean closed;
+
+    S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
+        this.s3 = s3;
+        this.settings = settings;
+        this.bucket = settings.bucket;
+        this.prefix = settings.prefix;
+        this.storeId = storeId;
+        this.conditionalWrites = conditionalWrites;
+        this.locationBase = locationOfKey(settings.bucket, settings.prefix);
+    }
+
+    /** {@code s3://bucket/key}, percent-encoded where a URI needs it (spaces, non-ASCII). */
+    static String locationOfKey(String bucket, String key) {
+        try {
+            return new URI("s3", bucket, "/" + key, null).toASCIIString();
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("bucket " + bucket + " cannot be part of a URI", e);
+        }
+    }
+
+    /** The bucket holding the blobs. */
+    public String bucket() {
+        return bucket;
+    }
+
+    /** The key prefix in front of every blob name: empty, or ending with '/'. */
+    public String keyPrefix() {
+        return prefix;
+    }
+
+    /** The object key of {@code jobId}'s blob. */
+    public String key(long jobId) {
+        return prefix + StoreNaming.blobName(jobId);
+    }
+
+    /** Whether creates are conditional ({@code If-None-Match: *}); false only in the weaker, explicitly allowed mode. */
+    public boolean conditionalWrites() {
+        return conditionalWrites;
+    }
+
+    @Override
+    public String type() {
+        return S3JobInfoStoreFactory.IDENTIFIER;
+    }
+
+    @Override
+    public String storeId() {
+        return storeId;
+    }
+
+    @Override
+    public String location(long jobId) {
+        return locationBase + StoreNaming.blobName(jobId);
+    }
+
+    // ------------------------------------------------------------------------------------------------ write
+
+    @Override
+    protected boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header) throws JobInfoStoreException {
+        checkOpen();
+        if (!conditionalWrites && exists(jobId)) {
+            return false;
+        }
+        if (blob.length() > S3StoreSettings.MAX_OBJECT_SIZE) {
+            throw new JobInfoStoreException("The blob is " + blob.length() + " bytes, above S3's 5 TiB object limit",
+                    jobId, location(jobId));
+        }
+        if (blob.length() >= settings.multipartThreshold) {
+            return multipartWrite(jobId, blob);
+        }
+        return singleWrite(jobId, blob);
+    }
+
+    private boolean singleWrite(long jobId, BlobSource blob) throws JobInfoStoreException {
+        PutObjectRequest.Builder put = PutObjectRequest.builder()
+                .bucket(bucket)
+                .key(key(jobId))
+                .contentType(CONTENT_TYPE)
+                .contentLength(blob.length())
+                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+        if (conditionalWrites) {
+            put.ifNoneMatch("*");
+        }
+        applySse(put);
+        ReopeningProvider body = new ReopeningProvider(blob);
+        try {
+            s3.putObject(put.build(), RequestBody.fromContentProvider(body, blob.length(), CONTENT_TYPE));
+            return true;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412) {
+                return false;
+            }
+            throw writeFailure(jobId, "PutObject", e);
+        } catch (UncheckedIOException e) {
+            throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e.getCause(),
+                    jobId, location(jobId), e.getCause());
+        } catch (SdkException e) {
+            Throwable cause = e.getCause();
+            while (cause != null && !(cause instanceof UncheckedIOException)) {
+                cause = cause.getCause();
+            }
+            if (cause != null) {
+                // our own source failed before the request could complete: the server cannot have stored it
+                throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): "
+                        + cause.getCause(), jobId, location(jobId), e);
+            }
+            throw writeFailure(jobId, "PutObject", e);
+        } finally {
+            body.closeQuietly();
+        }
+    }
+
+    private boolean multipartWrite(long jobId, BlobSource blob) throws JobInfoStoreException {
+        String key = key(jobId);
+        long length = blob.length();
+        long partSize = Math.max(settings.partSize, ceilToMiB((length + MAX_PARTS - 1) / MAX_PARTS));
+        CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
+                .bucket(bucket).key(key).contentType(CONTENT_TYPE).checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+        applySse(create);
+        String uploadId;
+        try {
+            uploadId = s3.createMultipartUpload(create.build()).uploadId();
+        } catch (SdkException e) {
+            // CreateMultipartUpload stores nothing visible; an upload created despite the error is listed as
+            // incomplete and aborted by GC.
+            throw new JobInfoStoreException("Starting the multipart upload failed (nothing was stored): "
+                    + describe(e) + hint(e), jobId, location(jobId), e);
+        }
+        boolean completed = false;
+        try {
+            List<CompletedPart> parts = new ArrayList<>();
+            try (InputStream in = blob.open()) {
+                byte[] buffer = new byte[(int) Math.min(partSize, length)];
+                long sent = 0;
+                int partNumber = 1;
+                while (sent < length) {
+                    int want = (int) Math.min(partSize, length - sent);
+                    int got = in.readNBytes(buffer, 0, want);
+                    if (got != want) {
+                        throw new CorruptBlobException("the blob source ended after " + (sent + got)
+                                + " bytes but declared " + length + "; nothing was stored", jobId, location(jobId));
+                    }
+                    int number = partNumber;
+                    UploadPartResponse r = s3.uploadPart(p -> p.bucket(bucket).key(key).uploadId(uploadId)
+                                    .partNumber(number).contentLength((long) want)
+                                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+                            RequestBody.fromBytes(want == buffer.length ? buffer : java.util.Arrays.copyOf(buffer,
+                                    want)));
+                    parts.add(CompletedPart.builder().partNumber(number).eTag(r.eTag())
+                            .checksumCRC32C(r.checksumCRC32C()).build());
+                    sent += want;
+                    partNumber++;
+                }
+                if (in.read() >= 0) {
+                    throw new CorruptBlobException("the blob source yielded more than the declared " + length
+                            + " bytes; nothing was stored", jobId, location(jobId));
+                }
+            } catch (IOException e) {
+                if (e instanceof JobInfoStoreException j) {
+                    throw j;
+                }
+                throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e,
+                        jobId, location(jobId), e);
+            } catch (SdkException e) {
+                throw new JobInfoStoreException("Uploading a part failed (nothing was stored; the upload was"
+                        + " aborted): " + describe(e) + hint(e), jobId, location(jobId), e);
+            }
+            try {
+                s3.completeMultipartUpload(c -> {
+                    c.bucket(bucket).key(key).uploadId(uploadId).multipartUpload(u -> u.parts(parts));
+                    if (conditionalWrites) {
+                        c.ifNoneMatch("*");
+                    }
+                });
+                completed = true;
+                return true;
+            } catch (S3Exception e) {
+                if (e.statusCode() == 412) {
+                    return false;
+                }
+                if (e instanceof NoSuchUploadException && exists(jobId)) {
+                    // An SDK retry of a completion that had succeeded: the upload is gone, the object is there.
+                    completed = true;
+                    return false;
+                }
+                throw writeFailure(jobId, "CompleteMultipartUpload", e);
+            } catch (SdkException e) {
+                throw writeFailure(jobId, "CompleteMultipartUpload", e);
+            }
+        } finally {
+            if (!completed) {
+                abortQuietly(key, uploadId, jobId);
+            }
+        }
+    }
+
+    private static long ceilToMiB(long bytes) {
+        long mib = 1L << 20;
+        return (bytes + mib - 1) / mib * mib;
+    }
+
+    private void abortQuietly(String key, String uploadId, long jobId) {
+        try {
+            s3.abortMultipartUpload(a -> a.bucket(bucket).key(key).uploadId(uploadId));
+        } catch (NoSuchUploadException gone) {
+            // already gone
+        } catch (SdkException e) {
+            LOG.warn("Could not abort the multipart upload {} of job {} at {} ({}); list() reports it as incomplete"
+                    + " and garbage collection removes it", uploadId, jobId, location(jobId), describe(e));
+        }
+    }
+
+    private void applySse(PutObjectRequest.Builder put) {
+        applySse(put, settings);
+    }
+
+    static void applySse(PutObjectRequest.Builder put, S3StoreSettings settings) {
+        switch (settings.sse) {
+            case S3 -> put.serverSideEncryption(ServerSideEncryption.AES256);
+            case KMS -> put.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
+            default -> { }
+        }
+    }
+
+    private void applySse(CreateMultipartUploadRequest.Builder create) {
+        applySse(create, settings);
+    }
+
+    static void applySse(CreateMultipartUploadRequest.Builder create, S3StoreSettings settings) {
+        switch (settings.sse) {
+            case S3 -> create.serverSideEncryption(ServerSideEncryption.AES256);
+            case KMS -> create.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
+            default -> { }
+        }
+    }
+
+    private JobInfoStoreException writeFailure(long jobId, String operation, SdkException e) {
+        if (e instanceof S3Exception s && (s.statusCode() >= 400 && s.statusCode() < 500 && s.statusCode() != 408
+                || s.statusCode() == 501)) {
+            return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
+                    + hint(e), jobId, location(jobId), e);
+        }
+        return new OutcomeUnknownException(operation + " failed after the request may have reached the server: "
+                + describe(e) + hint(e) + ". Retrying the create with the same bytes is safe", jobId,
+                location(jobId), e);
+    }
+
+    // ------------------------------------------------------------------------------------------------ read
+
+    @Override
+    public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        try {
+            return s3.getObject(g -> g.bucket(bucket).key(key(jobId)).checksumMode(ChecksumMode.ENABLED));
+        } catch (NoSuchKeyException e) {
+            throw new BlobNotFoundException(jobId, location(jobId));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new BlobNotFoundException(jobId, location(jobId));
+            }
+            throw new JobInfoStoreException("Reading the blob failed: " + describe(e) + hint(e), jobId,
+                    location(jobId), e);
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Reading the blob failed: " + describe(e) + hint(e), jobId,
+                    location(jobId), e);
+        }
+    }
+
+    @Override
+    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+        return new JobInfoStoreException("Reading the blob failed while streaming it: " + e + "; check the"
+                + " connection to " + settings.describeEndpoint() + " and retry", jobId, location, e);
+    }
+
+    private boolean exists(long jobId) throws JobInfoStoreException {
+        try {
+            s3.headObject(h -> h.bucket(bucket).key(key(jobId)));
+            return true;
+        } catch (NoSuchKeyException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw new JobInfoStoreException("Checking for the blob failed: " + describe(e) + hint(e), jobId,
+                    location(jobId), e);
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Checking for the blob failed: " + describe(e) + hint(e), jobId,
+                    location(jobId), e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ delete, list
+
+    @Override
+    public boolean delete(long jobId) throws JobInfoStoreException {
+        checkOpen();
+        // DeleteObject answers 204 whether or not the key existed: HEAD first to report what happened.
+        boolean existed = exists(jobId);
+        if (!existed) {
+            return false;
+        }
+        try {
+            s3.deleteObject(d -> d.bucket(bucket).key(key(jobId)));
+            return true;
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Deleting the blob failed; it may still exist, retry later: "
+                    + describe(e) + hint(e), jobId, location(jobId), e);
+        }
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        checkOpen();
+        List<StoredBlob> result = new ArrayList<>();
+        try {
+            for (S3Object o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/"))
+                    .contents()) {
+                String name = o.key().substring(prefix.length());
+                OptionalLong id = StoreNaming.parseBlobName(name);
+                if (id.isPresent()) {
+                    result.add(new StoredBlob(id.getAsLong(), locationBase + name, o.size(), o.lastModified(),
+                            false));
+                }
+            }
+            for (MultipartUpload u : s3.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
+                    .delimiter("/")).uploads()) {
+                if (!u.key().startsWith(prefix)) {
+                    continue;
+                }
+                String name = u.key().substring(prefix.length());
+                OptionalLong id = StoreNaming.parseBlobName(name);
+                if (id.isPresent()) {
+                    Instant started = u.initiated() != null ? u.initiated() : Instant.EPOCH;
+                    result.add(new StoredBlob(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
+                            + URLEncoder.encode(u.uploadId(), StandardCharsets.UTF_8), 0, started, true));
+                }
+            }
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Listing the store failed: " + describe(e) + hint(e), null,
+                    locationBase, e);
+        }
+        return result;
+    }
+
+    @Override
+    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        checkOpen();
+        if (!leftover.incomplete()) {
+            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
+                    + " as a leftover; use delete(jobId)");
+        }
+        String location = leftover.location();
+        int q = location.indexOf(UPLOAD_ID_PARAM);
+        if (!location.startsWith(locationBase) || q < 0) {
+            throw new IllegalArgumentException("Not a leftover of this store: " + location);
+        }
+        String name = location.substring(locationBase.length(), q);
+        OptionalLong id = StoreNaming.parseBlobName(name);
+        if (id.isEmpty() || id.getAsLong() != leftover.jobId()) {
+            throw new IllegalArgumentException("Not a leftover of this store: " + location);
+        }
+        String uploadId = URLDecoder.decode(location.substring(q + UPLOAD_ID_PARAM.length()), StandardCharsets.UTF_8);
+        try {
+            s3.abortMultipartUpload(a -> a.bucket(bucket).key(prefix + name).uploadId(uploadId));
+            return true;
+        } catch (NoSuchUploadException e) {
+            return false;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                return false;
+            }
+            throw new JobInfoStoreException("Aborting the incomplete upload failed: " + describe(e) + hint(e),
+                    leftover.jobId(), location, e);
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Aborting the incomplete upload failed: " + describe(e) + hint(e),
+                    leftover.jobId(), location, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            s3.close();
+        }
+    }
+
+    private void checkOpen() throws JobInfoStoreException {
+        if (closed) {
+            throw new JobInfoStoreException("The store is closed", null, locationBase);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ messages
+
+    /** The SDK's own description: status, error code and request id for service errors, the cause otherwise. */
+    static String describe(SdkException e) {
+        if (e instanceof S3Exception s && s.awsErrorDetails() != null) {
+            return "HTTP " + s.statusCode() + " " + s.awsErrorDetails().errorCode() + " ("
+                    + s.awsErrorDetails().errorMessage() + ", request id " + s.requestId() + ")";
+        }
+        if (e instanceof S3Exception s) {
+            return "HTTP " + s.statusCode() + " (request id " + s.requestId() + ")";
+        }
+        return e.getMessage();
+    }
+
+    /** What to do about {@code e}, as a sentence starting with "; ". */
+    String hint(SdkException e) {
+        return hint(e, settings);
+    }
+
+    static String hint(SdkException e, S3StoreSettings settings) {
+        String endpoint = settings.describeEndpoint();
+        if (e instanceof S3Exception s) {
+            int status = s.statusCode();
+            if (status == 403) {
+                return "; access denied by " + endpoint + ": check the credentials (" + S3StoreSettings.ACCESS_KEY
+                        + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default credential chain) and that they"
+                        + " may read, write, list and delete in bucket " + settings.bucket;
+            }
+            if (status == 301 || "AuthorizationHeaderMalformed".equals(errorCode(s))) {
+                return "; bucket " + settings.bucket + " is in another region: set " + S3StoreSettings.REGION
+                        + " to the bucket's region";
+            }
+            if (status == 501) {
+                return "; " + endpoint + " does not implement this request" + (settings.sse != S3StoreSettings.Sse.NONE
+                        ? " (it may not support server-side encryption: check " + S3StoreSettings.SSE + ")" : "");
+            }
+            if (status == 503 || status == 429 || status >= 500) {
+                return "; " + endpoint + " is overloaded or failing and the retry budget ("
+                        + S3StoreSettings.RETRY_MAX_ATTEMPTS + "=" + settings.maxAttempts + ") is spent: retry"
+                        + " later, or raise the retry budget";
+            }
+            return "";
+        }
+        if (e instanceof ApiCallTimeoutException) {
+            return "; no answer from " + endpoint + " within " + S3StoreSettings.CALL_TIMEOUT + "="
+                    + settings.callTimeout + ": check that the endpoint is reachable, or raise the timeout";
+        }
+        if (e instanceof SdkClientException) {
+            return "; cannot talk to " + endpoint + " (after " + settings.maxAttempts + " attempts): check "
+                    + S3StoreSettings.ENDPOINT + ", the network and that the server is up";
+        }
+        return "";
+    }
+
+    private static String errorCode(S3Exception s) {
+        return s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();
+    }
+
+    @Override
+    public String toString() {
+        return "S3JobInfoStore{" + locationBase + ", endpoint=" + settings.describeEndpoint() + ", storeId="
+                + storeId + '}';
+    }
+
+    /** Opens the blob again for every SDK attempt, and closes what it opened. */
+    private static final class ReopeningProvider implements ContentStreamProvider {
+        private final BlobSource blob;
+        private InputStream current;
+
+        ReopeningProvider(BlobSource blob) {
+            this.blob = blob;
+        }
+
+        @Override
+        public synchronized InputStream newStream() {
+            closeQuietly();
+            try {
+                current = blob.open();
+                return current;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+
+        synchronized void closeQuietly() {
+            if (current != null) {
+                try {
+                    current.close();
+                } catch (IOException ignored) {
+                    // a source stream that fails to close holds nothing of ours
+                }
+                current = null;
+            }
+        }
+    }
+
+    static String newProbeName() {
+        return ".probe-" + UUID.randomUUID();
+    }
+}

@@ -1,0 +1,305 @@
+package io.jobinfo.store.s3;
+
+import io.jobinfo.store.config.InvalidConfigurationException;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStoreFactory;
+import io.jobinfo.store.spi.StoreNaming;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.exception.SdkClientException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
+import software.amazon.awssdk.retries.api.RetryStrategy;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * Type {@code s3}: the native AWS SDK v2 backend for AWS S3, MinIO and other S3-compatible stores. The namespace is
+ * the key prefix inside {@code s3.bucket} ({@code /seatunnel/jobinfo} stores {@code seatunnel/jobinfo/<id>.jobinfo}).
+ *
+ * <p>{@link #create} checks at start-up, in this order, and fails with a {@link JobInfoStoreException} saying what to
+ * fix: that a region is known, that the bucket is reachable with the given credentials ({@code HeadBucket}: wrong
+ * endpoint, unknown bucket, wrong credentials or region), that objects can be written and deleted under the prefix,
+ * and that the server honours {@code If-None-Match: *} on PutObject and on CompleteMultipartUpload (a probe key
+ * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed). If the
+ * server ignores conditional writes the store refuses to start unless {@code s3.allow-unconditional-writes=true}.
+ * Credentials never appear in messages or logs.
+ */
+public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
+
+    public static final String IDENTIFIER = "s3";
+
+    private static final Logger LOG = LoggerFactory.getLogger(S3JobInfoStoreFactory.class);
+
+    @Override
+    public String identifier() {
+        return IDENTIFIER;
+    }
+
+    @Override
+    public Map<String, String> describeOptions() {
+        Map<String, String> o = new LinkedHashMap<>();
+        o.put(S3StoreSettings.BUCKET, "required: name of an existing bucket; the namespace is the key prefix in it");
+        o.put(S3StoreSettings.REGION, "the bucket's region, e.g. eu-west-1; default: us-east-1 when s3.endpoint is"
+                + " set, else the AWS default region chain (AWS_REGION, profile, instance metadata)");
+        o.put(S3StoreSettings.ENDPOINT, "URL of an S3-compatible server, e.g. http://127.0.0.1:9000 (scheme, host,"
+                + " port only); default: AWS S3 of the region");
+        o.put(S3StoreSettings.PATH_STYLE, "true: path-style requests (http://host/bucket/key), needed by MinIO and"
+                + " most S3-compatible servers; default: true when s3.endpoint is set, else false");
+        o.put(S3StoreSettings.ACCESS_KEY, "access key id; set together with s3.secret-key; default: the AWS default"
+                + " credential chain (environment, system properties, profile, web identity, container or"
+                + " instance role)");
+        o.put(S3StoreSettings.SECRET_KEY, "secret access key; set together with s3.access-key; never logged");
+        o.put(S3StoreSettings.SESSION_TOKEN, "optional session token for temporary credentials given in"
+                + " s3.access-key/s3.secret-key; never logged");
+        o.put(S3StoreSettings.RETRY_MAX_ATTEMPTS, "attempts per request, first one included (SDK standard retry"
+                + " strategy: throttling, 5xx and transport errors are retried); 1 to 100, default "
+                + S3StoreSettings.DEFAULT_MAX_ATTEMPTS);
+        o.put(S3StoreSettings.RETRY_BASE_DELAY, "base delay of the exponential backoff with full jitter between"
+                + " attempts (throttling answers wait twice as long); default 100ms; 500ms, 2s or PT0.5S");
+        o.put(S3StoreSettings.RETRY_MAX_DELAY, "upper bound of one backoff delay; default 10s");
+        o.put(S3StoreSettings.CONNECTION_TIMEOUT, "TCP connect timeout per attempt; default 5s");
+        o.put(S3StoreSettings.SOCKET_TIMEOUT, "longest silence while reading an answer, per attempt; default 30s");
+        o.put(S3StoreSettings.CALL_TIMEOUT, "bound on one S3 request including all its retries (one part of a"
+                + " multipart upload is one request); default 2m");
+        o.put(S3StoreSettings.SSE, "server-side encryption of new blobs: none (default; the bucket default applies),"
+                + " s3 (SSE-S3, AES256) or kms (SSE-KMS)");
+        o.put(S3StoreSettings.SSE_KMS_KEY_ID, "with s3.sse=kms: the KMS key id or ARN; default: the AWS managed key"
+                + " aws/s3");
+        o.put(S3StoreSettings.MULTIPART_THRESHOLD, "blobs of this size or more are written by multipart upload"
+                + " (completed with If-None-Match: *, aborted on failure); 5MiB to 5GiB, default 16MiB");
+        o.put(S3StoreSettings.MULTIPART_PART_SIZE, "part size of multipart uploads (one part is buffered in memory"
+                + " per upload; raised automatically to stay within 10000 parts); 5MiB to 5GiB, default 8MiB");
+        o.put(S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES, "false (default): refuse to start if the server ignores"
+                + " If-None-Match: *; true: start anyway with HEAD-then-PUT creates, where racing creators of one"
+                + " job id can overwrite each other (logged at WARN)");
+        return o;
+    }
+
+    @Override
+    public List<String> validate(JobInfoStorageConfig config) {
+        List<String> problems = S3StoreSettings.newProblems();
+        S3StoreSettings.parse(config, problems);
+        return problems;
+    }
+
+    @Override
+    public JobInfoStore create(JobInfoStorageConfig config) throws JobInfoStoreException {
+        List<String> problems = S3StoreSettings.newProblems();
+        S3StoreSettings settings = S3StoreSettings.parse(config, problems);
+        if (settings == null) {
+            throw new InvalidConfigurationException(problems);
+        }
+        String base = S3JobInfoStore.locationOfKey(settings.bucket, settings.prefix);
+        S3Client s3 = newClient(settings, base);
+        try {
+            headBucket(s3, settings, base);
+            boolean conditional = probeConditionalWrites(s3, settings, base);
+            String storeId = config.storeId() != null ? config.storeId()
+                    : StoreNaming.deriveStoreId("s3://" + settings.bucket + "/" + settings.prefix);
+            S3JobInfoStore store = new S3JobInfoStore(s3, settings, storeId, conditional);
+            LOG.info("S3 job info store open: {} via {}, conditional writes {}", base, settings.describeEndpoint(),
+                    conditional ? "verified" : "NOT honoured (allowed by " + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES
+                            + ")");
+            return store;
+        } catch (JobInfoStoreException | RuntimeException e) {
+            s3.close();
+            throw e;
+        }
+    }
+
+    static S3Client newClient(S3StoreSettings settings, String base) throws JobInfoStoreException {
+        Region region;
+        if (settings.region != null) {
+            region = Region.of(settings.region);
+        } else if (settings.endpoint != null) {
+            region = Region.US_EAST_1;
+        } else {
+            try {
+                region = DefaultAwsRegionProviderChain.builder().build().getRegion();
+            } catch (SdkClientException e) {
+                throw new JobInfoStoreException("No AWS region is configured: set " + S3StoreSettings.P
+                        + S3StoreSettings.REGION + " to the bucket's region (or AWS_REGION)", null, base, e);
+            }
+        }
+        AwsCredentialsProvider credentials;
+        if (settings.staticCredentials()) {
+            credentials = StaticCredentialsProvider.create(settings.sessionToken != null
+                    ? AwsSessionCredentials.create(settings.accessKey, settings.secretKey, settings.sessionToken)
+                    : AwsBasicCredentials.create(settings.accessKey, settings.secretKey));
+        } else {
+            credentials = DefaultCredentialsProvider.builder().build();
+        }
+        RetryStrategy retry = AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                .maxAttempts(settings.maxAttempts)
+                .backoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay, settings.maxDelay))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay.multipliedBy(2),
+                        settings.maxDelay))
+                // AWS answers 409 ConditionalRequestConflict while another conditional write of the key is in
+                // flight, and documents that the request should be retried (the retry then gets 412 or succeeds).
+                .retryOnException(t -> t instanceof S3Exception s && s.statusCode() == 409
+                        && s.awsErrorDetails() != null
+                        && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode()))
+                .build();
+        S3ClientBuilder builder = S3Client.builder()
+                .region(region)
+                .credentialsProvider(credentials)
+                .forcePathStyle(settings.pathStyle)
+                .httpClientBuilder(ApacheHttpClient.builder()
+                        .connectionTimeout(settings.connectionTimeout)
+                        .socketTimeout(settings.socketTimeout))
+                .overrideConfiguration(o -> o.retryStrategy(retry).apiCallTimeout(settings.callTimeout));
+        if (settings.endpoint != null) {
+            builder.endpointOverride(settings.endpoint);
+        }
+        return builder.build();
+    }
+
+    private static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
+        try {
+            s3.headBucket(h -> h.bucket(settings.bucket));
+        } catch (S3Exception e) {
+            String what = switch (e.statusCode()) {
+                case 404 -> "Bucket " + settings.bucket + " does not exist at " + settings.describeEndpoint()
+                        + ": create it, or fix " + S3StoreSettings.P + S3StoreSettings.BUCKET
+                        + (settings.endpoint == null ? "" : " or " + S3StoreSettings.P + S3StoreSettings.ENDPOINT);
+                case 403 -> "Access to bucket " + settings.bucket + " at " + settings.describeEndpoint() + " was"
+                        + " denied (HTTP 403): check the credentials (" + S3StoreSettings.P
+                        + S3StoreSettings.ACCESS_KEY + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default"
+                        + " credential chain) and that they may list the bucket";
+                case 400 -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " refused the"
+                        + " request (HTTP 400), usually a wrong region or bad credentials: check "
+                        + S3StoreSettings.P + S3StoreSettings.REGION + " and the credentials";
+                case 301 -> "Bucket " + settings.bucket + " is in another region than "
+                        + s3.serviceClientConfiguration().region() + ": set " + S3StoreSettings.P
+                        + S3StoreSettings.REGION + " to the bucket's region";
+                default -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
+                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
+            };
+            throw new JobInfoStoreException(what, null, base, e);
+        } catch (SdkClientException e) {
+            throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
+        } catch (SdkException e) {
+            throw new JobInfoStoreException("Cannot reach bucket " + settings.bucket + " at "
+                    + settings.describeEndpoint() + ": " + S3JobInfoStore.describe(e)
+                    + S3JobInfoStore.hint(e, settings), null, base, e);
+        }
+    }
+
+    private static String startupClientFailure(SdkClientException e, S3StoreSettings settings) {
+        String message = String.valueOf(e.getMessage());
+        if (message.contains("Unable to load credentials")) {
+            return "No S3 credentials found: set " + S3StoreSettings.P + S3StoreSettings.ACCESS_KEY + " and "
+                    + S3StoreSettings.SECRET_KEY + ", or configure the AWS default credential chain (environment"
+                    + " AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, or an instance or container role)";
+        }
+        return "Cannot reach the S3 endpoint " + settings.describeEndpoint() + " for bucket " + settings.bucket
+                + " (" + message + ")" + S3JobInfoStore.hint(e, settings);
+    }
+
+    /**
+     * Writes a probe key twice with {@code If-None-Match: *} (the second must get 412), then completes a one-part
+     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe.
+     *
+     * @return true if conditional writes are honoured; false only if they are not and that is explicitly allowed
+     */
+    private static boolean probeConditionalWrites(S3Client s3, S3StoreSettings settings, String base)
+            throws JobInfoStoreException {
+        String key = settings.prefix + S3JobInfoStore.newProbeName();
+        String probeLocation = S3JobInfoStore.locationOfKey(settings.bucket, key);
+        String uploadId = null;
+        String failure = null;
+        try {
+            // The probe is written like a blob (SSE included), so a server refusing that fails here, not later.
+            s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
+                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 1"));
+            try {
+                s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 2"));
+                failure = "a second PutObject with If-None-Match: * on an existing key succeeded";
+            } catch (S3Exception e) {
+                if (e.statusCode() != 412) {
+                    failure = "a second PutObject with If-None-Match: * on an existing key was answered "
+                            + S3JobInfoStore.describe(e) + " instead of 412";
+                }
+            }
+            if (failure == null) {
+                uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
+                String id = uploadId;
+                var part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
+                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 3"));
+                try {
+                    s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(id).ifNoneMatch("*")
+                            .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(part.eTag())
+                                    .checksumCRC32C(part.checksumCRC32C()))));
+                    uploadId = null;
+                    failure = "CompleteMultipartUpload with If-None-Match: * on an existing key succeeded";
+                } catch (S3Exception e) {
+                    if (e.statusCode() != 412) {
+                        failure = "CompleteMultipartUpload with If-None-Match: * on an existing key was answered "
+                                + S3JobInfoStore.describe(e) + " instead of 412";
+                    }
+                }
+            }
+        } catch (S3Exception e) {
+            throw new JobInfoStoreException("Cannot write under the prefix (probe " + probeLocation + "): "
+                    + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings)
+                    + "; the store needs s3:PutObject, s3:GetObject, s3:DeleteObject, s3:ListBucket,"
+                    + " s3:ListBucketMultipartUploads and s3:AbortMultipartUpload", null, base, e);
+        } catch (SdkClientException e) {
+            throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
+        } finally {
+            cleanUpProbe(s3, settings, key, uploadId);
+        }
+        if (failure == null) {
+            return true;
+        }
+        if (settings.allowUnconditionalWrites) {
+            LOG.warn("The S3 server at {} does not honour conditional writes ({}); starting anyway because {}=true:"
+                    + " racing creators of one job id can overwrite each other", settings.describeEndpoint(),
+                    failure, S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES);
+            return false;
+        }
+        throw new JobInfoStoreException("The S3 server at " + settings.describeEndpoint() + " does not honour"
+                + " conditional writes (" + failure + "), which write-once blobs need. Use a server that supports"
+                + " If-None-Match: * (AWS S3, recent MinIO), or set " + S3StoreSettings.P
+                + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES + "=true to accept that racing creators of one job id"
+                + " may overwrite each other", null, base);
+    }
+
+    private static void cleanUpProbe(S3Client s3, S3StoreSettings settings, String key, String uploadId) {
+        try {
+            if (uploadId != null) {
+                String id = uploadId;
+                s3.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(id));
+            }
+        } catch (SdkException e) {
+            LOG.warn("Could not abort the probe upload of {} ({}); it is not a blob and can be aborted by a bucket"
+                    + " lifecycle rule", key, S3JobInfoStore.describe(e));
+        }
+        try {
+            s3.deleteObject(d -> d.bucket(settings.bucket).key(key));
+        } catch (SdkException e) {
+            LOG.warn("Could not delete the probe object {} ({}); it is not a blob and is ignored by the store", key,
+                    S3JobInfoStore.describe(e));
+        }
+    }
+}

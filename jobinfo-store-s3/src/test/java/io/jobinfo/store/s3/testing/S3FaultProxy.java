@@ -1,0 +1,242 @@
+package io.jobinfo.store.s3.testing;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A fault injector: a TCP proxy on 127.0.0.1 in front of a real S3 server that forwards requests unchanged except
+ * where a test asks for a fault no real server produces on demand: answer the next requests with a given status and
+ * S3 error code (throttling, 5xx), accept connections and never answer (a blackhole), or drop a request header (a
+ * server that ignores it; only usable with an unauthenticated server, since the header is signed).
+ *
+ * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
+ * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
+ * client or the server goes away, the affected connection is simply closed; the constructor throws
+ * {@link IOException} if no local port can be bound.
+ */
+public final class S3FaultProxy implements AutoCloseable {
+
+    /** One injected answer. */
+    public record Fault(int status, String code) {
+    }
+
+    private final String targetHost;
+    private final int targetPort;
+    private final ServerSocket server;
+    private final ExecutorService pool = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "s3-fault-proxy");
+        t.setDaemon(true);
+        return t;
+    });
+    private final ConcurrentLinkedQueue<Fault> faults = new ConcurrentLinkedQueue<>();
+    private final List<String> strippedHeaders = new CopyOnWriteArrayList<>();
+    private final List<String> faultedRequests = new CopyOnWriteArrayList<>();
+    private final List<Socket> open = new CopyOnWriteArrayList<>();
+    private final AtomicInteger forwarded = new AtomicInteger();
+    private volatile boolean blackhole;
+    private volatile boolean closed;
+
+    public S3FaultProxy(URI target) throws IOException {
+        this.targetHost = target.getHost();
+        this.targetPort = target.getPort();
+        this.server = new ServerSocket();
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
+        pool.execute(this::acceptLoop);
+    }
+
+    /** {@code http://127.0.0.1:<port>}. */
+    public URI endpoint() {
+        return URI.create("http://127.0.0.1:" + server.getLocalPort());
+    }
+
+    /** Answers the next requests, one fault each, in order. */
+    public void enqueue(int count, int status, String code) {
+        for (int i = 0; i < count; i++) {
+            faults.add(new Fault(status, code));
+        }
+    }
+
+    /** Faults queued and not yet served. */
+    public int pendingFaults() {
+        return faults.size();
+    }
+
+    /** Request lines ("PUT /bucket/key HTTP/1.1") answered with a fault so far. */
+    public List<String> faultedRequests() {
+        return List.copyOf(faultedRequests);
+    }
+
+    public int forwardedRequests() {
+        return forwarded.get();
+    }
+
+    /** While on, connections are accepted and held, never answered. */
+    public void blackhole(boolean on) {
+        blackhole = on;
+    }
+
+    /** Removes a header (case-insensitive name) from every forwarded request. */
+    public void stripRequestHeader(String name) {
+        strippedHeaders.add(name.toLowerCase(Locale.ROOT));
+    }
+
+    private void acceptLoop() {
+        while (!closed) {
+            try {
+                Socket client = server.accept();
+                open.add(client);
+                pool.execute(() -> handle(client));
+            } catch (IOException e) {
+                if (!closed) {
+                    continue;
+                }
+                return;
+            }
+        }
+    }
+
+    private void handle(Socket client) {
+        try (client) {
+            InputStream in = client.getInputStream();
+            if (blackhole) {
+                while (in.read() >= 0) {
+                    // swallow until the client gives up
+                }
+                return;
+            }
+            List<String> head = readHead(in);
+            if (head.isEmpty()) {
+                return;
+            }
+            Fault fault = faults.poll();
+            if (fault != null) {
+                answer(client, in, head, fault);
+                return;
+            }
+            forward(client, in, head);
+        } catch (IOException ignored) {
+            // the client or the server went away: nothing to report
+        } finally {
+            open.remove(client);
+        }
+    }
+
+    private void answer(Socket client, InputStream in, List<String> head, Fault fault) throws IOException {
+        faultedRequests.add(head.get(0));
+        boolean expectContinue = false;
+        long contentLength = 0;
+        for (String h : head.subList(1, head.size())) {
+            String lower = h.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("expect:") && lower.contains("100-continue")) {
+                expectContinue = true;
+            } else if (lower.startsWith("content-length:")) {
+                contentLength = Long.parseLong(h.substring(h.indexOf(':') + 1).trim());
+            }
+        }
+        if (!expectContinue) {
+            in.skipNBytes(contentLength); // read the body so that the client sees our answer, not a reset
+        }
+        boolean isHead = head.get(0).startsWith("HEAD ");
+        byte[] body = isHead ? new byte[0] : ("<?xml version=\"1.0\" encoding=\"UTF-8\"?><Error><Code>" + fault.code()
+                + "</Code><Message>injected by S3FaultProxy</Message><RequestId>fault-proxy</RequestId></Error>")
+                .getBytes(StandardCharsets.UTF_8);
+        String response = "HTTP/1.1 " + fault.status() + " " + fault.code() + "\r\n"
+                + "Content-Type: application/xml\r\n"
+                + "Content-Length: " + body.length + "\r\n"
+                + "x-amz-request-id: fault-proxy\r\n"
+                + "Connection: close\r\n\r\n";
+        OutputStream out = client.getOutputStream();
+        out.write(response.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        out.flush();
+    }
+
+    private void forward(Socket client, InputStream in, List<String> head) throws IOException {
+        forwarded.incrementAndGet();
+        StringBuilder sb = new StringBuilder(head.get(0)).append("\r\n");
+        for (String h : head.subList(1, head.size())) {
+            String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
+            if (name.equals("connection") || strippedHeaders.contains(name)) {
+                continue;
+            }
+            sb.append(h).append("\r\n");
+        }
+        sb.append("Connection: close\r\n\r\n");
+        try (Socket target = new Socket(targetHost, targetPort)) {
+            open.add(target);
+            OutputStream toTarget = target.getOutputStream();
+            toTarget.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+            toTarget.flush();
+            pool.execute(() -> {
+                try {
+                    in.transferTo(toTarget);
+                } catch (IOException ignored) {
+                    // connection closed
+                }
+            });
+            target.getInputStream().transferTo(client.getOutputStream());
+            client.getOutputStream().flush();
+        } catch (SocketException ignored) {
+            // one side closed
+        }
+    }
+
+    /** The request line and header lines, without the blank line; empty at end of stream. */
+    private static List<String> readHead(InputStream in) throws IOException {
+        List<String> lines = new ArrayList<>();
+        ByteArrayOutputStream line = new ByteArrayOutputStream();
+        int prev = -1;
+        int b;
+        while ((b = in.read()) >= 0) {
+            if (b == '\n' && prev == '\r') {
+                byte[] bytes = line.toByteArray();
+                String s = new String(bytes, 0, bytes.length - 1, StandardCharsets.ISO_8859_1);
+                if (s.isEmpty()) {
+                    return lines;
+                }
+                lines.add(s);
+                line.reset();
+            } else {
+                line.write(b);
+            }
+            prev = b;
+        }
+        return List.of();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+        for (Socket s : open) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+        pool.shutdownNow();
+    }
+
+}
