@@ -16,6 +16,8 @@ final class Backends {
         if (all == null) {
             List<Backend> list = new ArrayList<>();
             list.add(new LocalBackend());
+            list.add(new HdfsBackend());
+            list.add(new S3Backend());
             all = List.copyOf(list);
         }
         return all;

@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * parked at a crash point does not block the next command.
  *
  * <ul>
- *   <li>{@code SAFE} - {@code SAFE <members> <clusterSafe> <isMaster>}</li>
+ *   <li>{@code SAFE [expectedMembers]} - {@code SAFE <members> <clusterSafe> <isMaster>}</li>
  *   <li>{@code TAKEOVER} - {@code EPOCH <n>}: this member takes charge ({@link RunningJobInfoRegistry#takeOver()})</li>
  *   <li>{@code SUBMIT <id> <bytes> [BEFORE_BLOB|AFTER_BLOB|AFTER_POINTER]} - {@code ACK <id>} or
  *   {@code FAIL <id> <exception> <message>}; with a crash point, {@code AT <point>} is printed when the submit
@@ -112,9 +112,21 @@ public final class MemberMain {
                 try {
                     switch (w[1]) {
                         case "SAFE" -> {
+                            // members, cluster safe (asked only when the expected size is seen; bounded: a query
+                            // to a member that just died can hang), whether this member is the oldest (master)
+                            int size = hz.getCluster().getMembers().size();
                             Member oldest = hz.getCluster().getMembers().iterator().next();
-                            reply(tag, "SAFE " + hz.getCluster().getMembers().size() + " "
-                                    + hz.getPartitionService().isClusterSafe() + " " + oldest.localMember());
+                            boolean safe = false;
+                            if (w.length < 3 || Integer.parseInt(w[2]) == size) {
+                                try {
+                                    safe = java.util.concurrent.CompletableFuture
+                                            .supplyAsync(() -> hz.getPartitionService().isClusterSafe(), workers)
+                                            .get(5, java.util.concurrent.TimeUnit.SECONDS);
+                                } catch (Exception e) {
+                                    safe = false;
+                                }
+                            }
+                            reply(tag, "SAFE " + size + " " + safe + " " + oldest.localMember());
                         }
                         case "TAKEOVER" -> reply(tag, "EPOCH " + registry.takeOver());
                         case "SUBMIT" -> {

@@ -109,7 +109,7 @@ final class ProcessCluster implements AutoCloseable {
             boolean ok = live.size() == size;
             StringBuilder seen = new StringBuilder();
             for (MemberProcess m : live) {
-                String[] r = m.call("SAFE", Duration.ofSeconds(30)).split(" ");
+                String[] r = m.call("SAFE " + size, Duration.ofSeconds(30)).split(" ");
                 seen.append(m.name()).append('=').append(String.join("/", r)).append(' ');
                 ok &= Integer.parseInt(r[1]) == size && Boolean.parseBoolean(r[2]);
             }
@@ -128,7 +128,7 @@ final class ProcessCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             List<MemberProcess> masters = new ArrayList<>();
             for (MemberProcess m : live()) {
-                if (Boolean.parseBoolean(m.call("SAFE", Duration.ofSeconds(30)).split(" ")[3])) {
+                if (Boolean.parseBoolean(m.call("SAFE 0", Duration.ofSeconds(30)).split(" ")[3])) {
                     masters.add(m);
                 }
             }
