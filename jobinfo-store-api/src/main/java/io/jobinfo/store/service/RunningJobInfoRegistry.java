@@ -72,6 +72,12 @@ import org.slf4j.LoggerFactory;
  * served from this member's cache when the map's event reaches it, asynchronously, normally within milliseconds of
  * the change. When a cluster member leaves, events may have been lost, so the whole cache is cleared.
  *
+ * <p><b>Leader fencing</b> (optional, {@link Builder#fencing(boolean)}): the master calls {@link #takeOver()} when it
+ * takes charge; it gets a new epoch and raises the fence of every partition to it. Every later pointer write and
+ * removal of a fencing registry carries its epoch and is refused atomically, on the job's partition, with a
+ * {@link FencedException} if a newer master has taken over since. See {@link LeaderFence} for the guarantee and its
+ * limits (documented in {@code docs/reliability.md}).
+ *
  * <p>Thread-safe. {@link #close()} removes the listeners; it does not close the stores, which the caller owns.
  *
  * @param <T> the job description type, encoded by the configured {@link JobInfoCodec}; must be immutable, since
@@ -100,6 +106,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final Timer restoreTimer;
     private final Counter restoreFailures;
     private final Counter blobDeleteFailures;
+    private final SubmitObserver observer;
+    private final LeaderFence fence;
+    private volatile long epoch;
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.hazelcast = b.hazelcast;
@@ -108,6 +117,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.codec = b.codec;
         this.cacheConfig = b.cacheConfig;
         this.restoreParallelism = b.restoreParallelism;
+        this.observer = b.observer;
+        this.fence = b.fencing ? new LeaderFence(b.hazelcast, b.mapName) : null;
         Map<String, JobInfoStore> byId = new LinkedHashMap<>();
         byId.put(b.store.storeId(), b.store);
         for (JobInfoStore extra : b.readStores) {
@@ -174,6 +185,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      *     the orphan of an earlier failed submit of another job; GC removes it after its grace period)
      * @throws PointerOutcomeUnknownException the blob is stored but the pointer write may or may not have happened;
      *     the blob is kept, the submit is not acknowledged
+     * @throws FencedException a newer master has taken over (fencing registries only): no pointer was written, the
+     *     blob is kept for GC, the submit is not acknowledged
      * @throws JobInfoStoreException the blob could not be stored; no pointer was written
      */
     public JobInfoPointer submit(long jobId, long initializationTimestamp, T job) throws JobInfoStoreException {
@@ -182,14 +195,27 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         byte[] payload = codec.encode(job);
         EnvelopeHeader header = BlobEnvelope.headerFor(jobId, codec.id(), payload);
         byte[] envelope = concat(header.toBytes(), payload);
+        long writerEpoch = requireEpoch();
+        observer.beforeBlobWrite(jobId);
         writeStore.create(jobId, BlobSource.ofBytes(envelope));
+        observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         Object previous;
         try {
-            previous = map.putIfAbsent(jobId, pointer);
+            if (fence == null) {
+                previous = map.putIfAbsent(jobId, pointer);
+            } else {
+                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.PUT_IF_ABSENT, pointer));
+            }
         } catch (RuntimeException e) {
             throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
         }
+        if (previous instanceof FencingProcessors.Rejected rejected) {
+            throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
+                    + " acknowledged)", jobId, writeStore.location(jobId), writerEpoch, rejected.fence());
+        }
+        observer.afterPointerWrite(jobId);
         if (previous != null) {
             if (previous instanceof JobInfoPointer existing && existing.sameBlobAs(pointer)) {
                 pointer = existing;
@@ -299,17 +325,28 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * Must not race a new submit of the same job id.
      *
      * @return {@code true} if a job was registered under {@code jobId}
+     * @throws FencedException a newer master has taken over (fencing registries only); nothing was changed
      * @throws JobInfoStoreException the pointer removal failed or its outcome is unknown; nothing was deleted
      */
     public boolean remove(long jobId) throws JobInfoStoreException {
         Object previous;
+        long writerEpoch = requireEpoch();
         try {
-            previous = map.remove(jobId);
+            if (fence == null) {
+                previous = map.remove(jobId);
+            } else {
+                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.REMOVE, null));
+            }
         } catch (RuntimeException e) {
             throw new JobInfoStoreException("Removing the pointer of the job failed or its outcome is unknown (" + e
                     + "); the blob was kept, retry the removal", jobId, writeStore.location(jobId), e);
         } finally {
             invalidate(jobId);
+        }
+        if (previous instanceof FencingProcessors.Rejected rejected) {
+            throw new FencedException("the removal (nothing was removed or deleted)", jobId,
+                    writeStore.location(jobId), writerEpoch, rejected.fence());
         }
         if (previous instanceof JobInfoPointer pointer) {
             JobInfoStore store = storesById.get(pointer.storeId());
@@ -328,6 +365,48 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             }
         }
         return previous != null;
+    }
+
+    /**
+     * Makes this registry's member the one in charge of the job map (fencing registries only): takes a new epoch,
+     * higher than any before, and raises the fence of every partition to it. When this returns, pointer writes and
+     * removals of every registry holding an older epoch are refused with {@link FencedException}. Call it when this
+     * member becomes master, before {@link #restoreAll}.
+     *
+     * @return the new epoch of this registry
+     * @throws FencedException an even newer master took over while this one did; this registry stays deposed
+     * @throws IllegalStateException fencing is not enabled
+     */
+    public long takeOver() throws FencedException {
+        if (fence == null) {
+            throw new IllegalStateException("takeOver() needs a registry built with fencing(true)");
+        }
+        long next = fence.nextEpoch();
+        long highest = fence.raiseAll(next);
+        if (highest > next) {
+            throw new FencedException("the takeover", LeaderFence.EPOCH_KEY, null, next, highest);
+        }
+        epoch = next;
+        return next;
+    }
+
+    /** The epoch of the last successful {@link #takeOver()}; 0 before it (or without fencing). */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Whether pointer writes and removals of this registry are fenced. */
+    public boolean fencing() {
+        return fence != null;
+    }
+
+    private long requireEpoch() {
+        long e = epoch;
+        if (fence != null && e == 0) {
+            throw new IllegalStateException("this registry fences its writes: call takeOver() when this member"
+                    + " becomes master, before submitting or removing jobs");
+        }
+        return e;
     }
 
     /** Ids of every registered job (a cluster-wide call). */
@@ -562,6 +641,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private CacheConfig cacheConfig = CacheConfig.defaults();
         private int restoreParallelism = 8;
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+        private boolean fencing;
+        private SubmitObserver observer = SubmitObserver.NONE;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -598,6 +679,22 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         /** Where metrics go; by default nowhere. */
         public Builder<T> meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Leader fencing: pointer writes and removals carry this registry's epoch and are refused once a newer
+         * master has called {@link #takeOver()}. Default off (plain {@code putIfAbsent} / {@code remove}). When on,
+         * {@link #takeOver()} must be called before the first submit or remove.
+         */
+        public Builder<T> fencing(boolean enabled) {
+            this.fencing = enabled;
+            return this;
+        }
+
+        /** Test seam for fault injection between the steps of a submit; see {@link SubmitObserver}. */
+        public Builder<T> submitObserver(SubmitObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 
