@@ -81,6 +81,26 @@ class RegistryCacheBehaviourTest {
     }
 
     @Test
+    void theMapEventOfAnOwnSubmitKeepsWhatTheSubmitCachedButOtherChangesEvictIt() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("own-adds", CacheConfig.defaults(),
+                meters)) {
+            JobImmutableInformation job = new JobGenerator(8).generate(5, 30_000);
+            r.submit(5, job);
+            Thread.sleep(1000); // let the add event arrive
+            assertThat(r.get(5)).contains(job);
+            assertThat(meters.get("jobinfo.load").timer().count()).as("store reads").isZero();
+
+            // a change made by someone else (here: straight through the map) evicts it
+            r.map().put(5L, new InlineJobInfo(9, CODEC.id(), CODEC.encode(job)));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(r.cachedBytes()).isZero());
+            assertThat(r.get(5)).contains(job);
+            assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
     void aJobAboveTheEntryBoundIsServedButNeverCached() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));

@@ -51,6 +51,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,6 +87,7 @@ import org.slf4j.LoggerFactory;
 public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     public static final String DEFAULT_MAP_NAME = "engine_runningJobInfo";
+    private static final int INVALIDATION_STRIPES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final HazelcastInstance hazelcast;
@@ -96,7 +98,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final Cache<Long, Cached<T>> cache;
     private final CacheConfig cacheConfig;
     private final int restoreParallelism;
-    private final AtomicLong invalidations = new AtomicLong();
+    /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLongArray invalidationStripes = new AtomicLongArray(INVALIDATION_STRIPES);
+    /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
+    private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, CompletableFuture<Cached<T>>> inFlight = new ConcurrentHashMap<>();
     private final Object insertLock = new Object();
     private final UUID entryListenerId;
@@ -201,6 +207,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         Object previous;
+        ownAdds.put(jobId, pointer);
         try {
             if (fence == null) {
                 previous = map.putIfAbsent(jobId, pointer);
@@ -209,7 +216,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                         fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.PUT_IF_ABSENT, pointer));
             }
         } catch (RuntimeException e) {
+            ownAdds.remove(jobId, pointer);
             throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
+        }
+        if (previous != null) {
+            ownAdds.remove(jobId, pointer); // no add happened, so no add event will come
         }
         if (previous instanceof FencingProcessors.Rejected rejected) {
             throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
@@ -250,12 +261,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (hit != null) {
             return Optional.of(hit.job);
         }
-        long epoch = invalidations.get();
+        long token = invalidationToken(jobId);
         Object value = map.get(jobId);
         if (value == null) {
             return Optional.empty();
         }
-        return Optional.of(load(jobId, value, epoch).job);
+        return Optional.of(load(jobId, value, token).job);
     }
 
     /** The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, or {@code null}. */
@@ -270,7 +281,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      */
     public RestoreReport restoreAll(JobRestorer<T> restorer) {
         long start = System.nanoTime();
-        long epoch = invalidations.get();
+        long generationBefore = generation.get();
+        long[] stripesBefore = new long[INVALIDATION_STRIPES];
+        for (int i = 0; i < INVALIDATION_STRIPES; i++) {
+            stripesBefore[i] = invalidationStripes.get(i);
+        }
         Set<Map.Entry<Long, Object>> entries = map.entrySet();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         Set<Long> restored = ConcurrentHashMap.newKeySet();
@@ -288,7 +303,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 Object value = entry.getValue();
                 futures.add(pool.submit(() -> {
                     try {
-                        Cached<T> job = load(jobId, value, epoch);
+                        Cached<T> job = load(jobId, value, generationBefore + stripesBefore[stripe(jobId)]);
                         restorer.restore(jobId, job.initializationTimestamp, job.job);
                         restored.add(jobId);
                     } catch (JobInfoStoreException e) {
@@ -436,7 +451,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** Drops every cached job of this member (the next reads go to the store). */
     public void invalidateAll() {
-        invalidations.incrementAndGet();
+        generation.incrementAndGet();
+        ownAdds.clear();
         cache.invalidateAll();
     }
 
@@ -472,11 +488,20 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     private void invalidate(long jobId) {
-        invalidations.incrementAndGet();
+        invalidationStripes.incrementAndGet(stripe(jobId));
         cache.invalidate(jobId);
     }
 
-    private Cached<T> load(long jobId, Object value, long epochBeforeMapRead) throws JobInfoStoreException {
+    private static int stripe(long jobId) {
+        return (int) ((jobId ^ (jobId >>> 32)) * 0x9E3779B9L >>> 22) & (INVALIDATION_STRIPES - 1);
+    }
+
+    /** Changes whenever {@code jobId} (or everything) is invalidated; both parts only grow. */
+    private long invalidationToken(long jobId) {
+        return generation.get() + invalidationStripes.get(stripe(jobId));
+    }
+
+    private Cached<T> load(long jobId, Object value, long tokenBeforeMapRead) throws JobInfoStoreException {
         long length = value instanceof JobInfoPointer p ? p.payloadLength()
                 : value instanceof InlineJobInfo i ? i.encodedLength() : 0;
         if (length > cacheConfig.maxEntryBytes()) {
@@ -493,7 +518,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (loaded == null) {
                 loaded = resolve(jobId, value);
                 // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
-                if (invalidations.get() == epochBeforeMapRead) {
+                if (invalidationToken(jobId) == tokenBeforeMapRead) {
                     // Inserts are serialized and followed by a synchronous eviction, so the cache holds at most
                     // max-bytes plus the one entry being inserted.
                     synchronized (insertLock) {
@@ -595,28 +620,35 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             EntryExpiredListener<Long, Object>, MapClearedListener, MapEvictedListener {
         @Override
         public void entryAdded(EntryEvent<Long, Object> event) {
-            // Also for this member's own submits: the event may arrive after a later remove and re-submit of the id,
-            // and costs at most one store read.
-            invalidate(event.getKey());
+            // The add of this registry's own submit carries what that submit cached: keep it. Events of one key
+            // arrive in order, and every other event of the key clears the mark first, so an add from elsewhere
+            // (the id re-used after a removal) still invalidates.
+            if (ownAdds.remove(event.getKey()) == null) {
+                invalidate(event.getKey());
+            }
         }
 
         @Override
         public void entryUpdated(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryRemoved(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryEvicted(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryExpired(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
