@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
         description = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
-        subcommands = {DemoCommand.class},
+        subcommands = {DemoCommand.class, io.jobinfo.store.cli.ops.MigrateCommand.class,
+            io.jobinfo.store.cli.ops.VerifyCommand.class, io.jobinfo.store.cli.ops.GcCommand.class,
+            io.jobinfo.store.cli.ops.InspectCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
             "2:invalid arguments or configuration", "3:a cluster or store could not be reached"})
