@@ -34,12 +34,6 @@ class CommandExamplesTest {
     /** Tools the docs may show besides our own; checked for bash syntax only. */
     private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit");
 
-    /**
-     * The operations commands, developed on branch {@code ops} while these docs were written. Until they are part of
-     * this build their lines cannot be parsed and are reported instead; once they are, every line is parsed.
-     */
-    private static final Set<String> PENDING = Set.of("migrate", "verify", "gc", "inspect");
-
     @Test
     void everyBashBlockIsValidBash() throws Exception {
         for (Markdown.Block block : Markdown.allBlocks("bash")) {
@@ -55,7 +49,6 @@ class CommandExamplesTest {
     @Test
     void everyJobInfoStoreCommandParsesWithTheRealCommandLine() {
         Set<String> subcommands = new TreeSet<>();
-        List<String> pending = new ArrayList<>();
         int parsed = 0;
         for (Markdown.Block block : Markdown.allBlocks("bash")) {
             boolean readmeSetup = block.file().getFileName().toString().equals("README.md")
@@ -65,13 +58,6 @@ class CommandExamplesTest {
                 String tool = command.get(0);
                 if (tool.equals("bin/jobinfo-store")) {
                     List<String> args = command.subList(1, command.size());
-                    if (!args.isEmpty() && PENDING.contains(args.get(0))
-                            && !JobInfoStoreCli.commandLine().getSubcommands().containsKey(args.get(0))) {
-                        // written against branch 'ops' before it reached this build: parsed once it is merged
-                        pending.add(block + ": " + String.join(" ", command));
-                        subcommands.add(args.get(0));
-                        continue;
-                    }
                     CommandLine.ParseResult result;
                     try {
                         result = JobInfoStoreCli.commandLine().parseArgs(args.toArray(String[]::new));
@@ -91,10 +77,7 @@ class CommandExamplesTest {
                 }
             }
         }
-        if (!pending.isEmpty()) {
-            System.err.println("WARN: not parsed, their commands are not in this build yet: " + pending);
-        }
-        assertThat(parsed + pending.size()).isGreaterThanOrEqualTo(10);
+        assertThat(parsed).isGreaterThanOrEqualTo(10);
         assertThat(subcommands).as("the docs show every command").contains("demo", "migrate", "verify", "gc",
                 "inspect");
     }
