@@ -17,6 +17,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -126,98 +128,69 @@ public final class MeteredJobInfoStore implements JobInfoStore {
 
     @Override
     public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            CreateOutcome outcome = delegate.create(jobId, blob);
-            record("create", outcome == CreateOutcome.ALREADY_PRESENT ? ALREADY_PRESENT : SUCCESS, start);
-            if (outcome == CreateOutcome.CREATED) {
-                bytes("create").record(blob.length());
-            }
-            return outcome;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("create", outcomeOf(e), start);
-            throw e;
-        }
+        return timed("create", () -> delegate.create(jobId, blob),
+                outcome -> outcome == CreateOutcome.ALREADY_PRESENT ? ALREADY_PRESENT : SUCCESS,
+                outcome -> outcome == CreateOutcome.CREATED ? blob.length() : -1);
     }
 
     @Override
     public InputStream openRaw(long jobId) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            InputStream in = delegate.openRaw(jobId);
-            record("open-raw", SUCCESS, start); // unverified bytes: counted and timed, not measured
-            return in;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("open-raw", outcomeOf(e), start);
-            throw e;
-        }
+        // unverified bytes: counted and timed, not measured
+        return timed("open-raw", () -> delegate.openRaw(jobId), in -> SUCCESS, in -> -1);
     }
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            VerifiedBlob blob = delegate.read(jobId);
-            record("read", SUCCESS, start);
-            bytes("read").record(blob.payload().length);
-            return blob;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("read", outcomeOf(e), start);
-            throw e;
-        }
+        return timed("read", () -> delegate.read(jobId), blob -> SUCCESS, blob -> blob.payload().length);
     }
 
     @Override
     public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            long length = delegate.readTo(jobId, out);
-            record("read-to", SUCCESS, start);
-            bytes("read-to").record(length);
-            return length;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("read-to", outcomeOf(e), start);
-            throw e;
-        }
+        return timed("read-to", () -> delegate.readTo(jobId, out), length -> SUCCESS, length -> length);
     }
 
     @Override
     public boolean delete(long jobId) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            boolean deleted = delegate.delete(jobId);
-            record("delete", deleted ? SUCCESS : ABSENT, start);
-            return deleted;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("delete", outcomeOf(e), start);
-            throw e;
-        }
+        return timed("delete", () -> delegate.delete(jobId), deleted -> deleted ? SUCCESS : ABSENT, deleted -> -1);
     }
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            List<StoredBlob> blobs = delegate.list();
-            record("list", SUCCESS, start);
-            return blobs;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("list", outcomeOf(e), start);
-            throw e;
-        }
+        return timed("list", delegate::list, blobs -> SUCCESS, blobs -> -1);
     }
 
     @Override
     public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        return timed("delete-incomplete", () -> delegate.deleteIncomplete(leftover),
+                deleted -> deleted ? SUCCESS : ABSENT, deleted -> -1);
+    }
+
+    /** One store call. */
+    @FunctionalInterface
+    private interface StoreCall<R> {
+        R call() throws JobInfoStoreException;
+    }
+
+    /**
+     * Runs {@code call}, timing it under {@code operation} with the outcome {@code outcome} names (or the failure's),
+     * and records {@code bytes} of a successful call unless negative.
+     */
+    private <R> R timed(String operation, StoreCall<R> call, Function<R, String> outcome, ToLongFunction<R> bytes)
+            throws JobInfoStoreException {
         long start = System.nanoTime();
+        R result;
         try {
-            boolean deleted = delegate.deleteIncomplete(leftover);
-            record("delete-incomplete", deleted ? SUCCESS : ABSENT, start);
-            return deleted;
+            result = call.call();
         } catch (JobInfoStoreException | RuntimeException | Error e) {
-            record("delete-incomplete", outcomeOf(e), start);
+            record(operation, outcomeOf(e), start);
             throw e;
         }
+        record(operation, outcome.apply(result), start);
+        long n = bytes.applyAsLong(result);
+        if (n >= 0) {
+            bytes(operation).record(n);
+        }
+        return result;
     }
 
     @Override
