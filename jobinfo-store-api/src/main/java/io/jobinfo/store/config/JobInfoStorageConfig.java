@@ -127,7 +127,7 @@ public final class JobInfoStorageConfig {
 
     /**
      * Reads a map holding a {@code jobinfo-storage} key, or the section's contents directly. Also finds the section
-     * nested one level down (for example under {@code seatunnel.engine}).
+     * nested up to three levels down (for example under {@code seatunnel.engine} in a {@code seatunnel.yaml}).
      */
     public static JobInfoStorageConfig fromMap(Map<?, ?> map) {
         Parsed parsed = parse(map);
@@ -153,14 +153,7 @@ public final class JobInfoStorageConfig {
 
     /** Reads a section, collecting problems instead of failing. See {@link Parsed}. */
     public static Parsed parse(Map<?, ?> map) {
-        Object section = map.get(SECTION);
-        if (section == null && !map.containsKey("type")) {
-            for (Object value : map.values()) {
-                if (value instanceof Map<?, ?> inner && inner.get(SECTION) != null) {
-                    section = inner.get(SECTION);
-                }
-            }
-        }
+        Object section = map.containsKey("type") ? null : findSection(map, 3);
         if (section == null) {
             section = map;
         }
@@ -209,6 +202,23 @@ public final class JobInfoStorageConfig {
             }
         }
         return b.parse(problems);
+    }
+
+    /** The {@code jobinfo-storage} value at most {@code depth} mappings down (for example in a seatunnel.yaml). */
+    private static Object findSection(Map<?, ?> map, int depth) {
+        Object here = map.get(SECTION);
+        if (here != null || depth == 0) {
+            return here;
+        }
+        for (Object value : map.values()) {
+            if (value instanceof Map<?, ?> inner) {
+                Object found = findSection(inner, depth - 1);
+                if (found != null) {
+                    return found;
+                }
+            }
+        }
+        return null;
     }
 
     /** Collects problems with the namespace; empty if fine. */

@@ -51,6 +51,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,6 +73,12 @@ import org.slf4j.LoggerFactory;
  * served from this member's cache when the map's event reaches it, asynchronously, normally within milliseconds of
  * the change. When a cluster member leaves, events may have been lost, so the whole cache is cleared.
  *
+ * <p><b>Leader fencing</b> (optional, {@link Builder#fencing(boolean)}): the master calls {@link #takeOver()} when it
+ * takes charge; it gets a new epoch and raises the fence of every partition to it. Every later pointer write and
+ * removal of a fencing registry carries its epoch and is refused atomically, on the job's partition, with a
+ * {@link FencedException} if a newer master has taken over since. See {@link LeaderFence} for the guarantee and its
+ * limits (documented in {@code docs/reliability.md}).
+ *
  * <p>Thread-safe. {@link #close()} removes the listeners; it does not close the stores, which the caller owns.
  *
  * @param <T> the job description type, encoded by the configured {@link JobInfoCodec}; must be immutable, since
@@ -80,6 +87,7 @@ import org.slf4j.LoggerFactory;
 public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     public static final String DEFAULT_MAP_NAME = "engine_runningJobInfo";
+    private static final int INVALIDATION_STRIPES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final HazelcastInstance hazelcast;
@@ -90,7 +98,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final Cache<Long, Cached<T>> cache;
     private final CacheConfig cacheConfig;
     private final int restoreParallelism;
-    private final AtomicLong invalidations = new AtomicLong();
+    /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLongArray invalidationStripes = new AtomicLongArray(INVALIDATION_STRIPES);
+    /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
+    private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Long, CompletableFuture<Cached<T>>> inFlight = new ConcurrentHashMap<>();
     private final Object insertLock = new Object();
     private final UUID entryListenerId;
@@ -100,6 +112,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final Timer restoreTimer;
     private final Counter restoreFailures;
     private final Counter blobDeleteFailures;
+    private final SubmitObserver observer;
+    private final LeaderFence fence;
+    private volatile long epoch;
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.hazelcast = b.hazelcast;
@@ -108,6 +123,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.codec = b.codec;
         this.cacheConfig = b.cacheConfig;
         this.restoreParallelism = b.restoreParallelism;
+        this.observer = b.observer;
+        this.fence = b.fencing ? new LeaderFence(b.hazelcast, b.mapName) : null;
         Map<String, JobInfoStore> byId = new LinkedHashMap<>();
         byId.put(b.store.storeId(), b.store);
         for (JobInfoStore extra : b.readStores) {
@@ -178,6 +195,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      *     the orphan of an earlier failed submit of another job; GC removes it after its grace period)
      * @throws PointerOutcomeUnknownException the blob is stored but the pointer write may or may not have happened;
      *     the blob is kept, the submit is not acknowledged
+     * @throws FencedException a newer master has taken over (fencing registries only): no pointer was written, the
+     *     blob is kept for GC, the submit is not acknowledged
      * @throws JobInfoStoreException the blob could not be stored; no pointer was written
      */
     public JobInfoPointer submit(long jobId, long initializationTimestamp, T job) throws JobInfoStoreException {
@@ -186,14 +205,32 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         byte[] payload = codec.encode(job);
         EnvelopeHeader header = BlobEnvelope.headerFor(jobId, codec.id(), payload);
         byte[] envelope = concat(header.toBytes(), payload);
+        long writerEpoch = requireEpoch();
+        observer.beforeBlobWrite(jobId);
         writeStore.create(jobId, BlobSource.ofBytes(envelope));
+        observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         Object previous;
+        ownAdds.put(jobId, pointer);
         try {
-            previous = map.putIfAbsent(jobId, pointer);
+            if (fence == null) {
+                previous = map.putIfAbsent(jobId, pointer);
+            } else {
+                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.PUT_IF_ABSENT, pointer));
+            }
         } catch (RuntimeException e) {
+            ownAdds.remove(jobId, pointer);
             throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
         }
+        if (previous != null) {
+            ownAdds.remove(jobId, pointer); // no add happened, so no add event will come
+        }
+        if (previous instanceof FencingProcessors.Rejected rejected) {
+            throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
+                    + " acknowledged)", jobId, writeStore.location(jobId), writerEpoch, rejected.fence());
+        }
+        observer.afterPointerWrite(jobId);
         if (previous != null) {
             if (previous instanceof JobInfoPointer existing && existing.sameBlobAs(pointer)) {
                 pointer = existing;
@@ -228,12 +265,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (hit != null) {
             return Optional.of(hit.job);
         }
-        long epoch = invalidations.get();
+        long token = invalidationToken(jobId);
         Object value = map.get(jobId);
         if (value == null) {
             return Optional.empty();
         }
-        return Optional.of(load(jobId, value, epoch).job);
+        return Optional.of(load(jobId, value, token).job);
     }
 
     /** The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, or {@code null}. */
@@ -248,7 +285,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      */
     public RestoreReport restoreAll(JobRestorer<T> restorer) {
         long start = System.nanoTime();
-        long epoch = invalidations.get();
+        long generationBefore = generation.get();
+        long[] stripesBefore = new long[INVALIDATION_STRIPES];
+        for (int i = 0; i < INVALIDATION_STRIPES; i++) {
+            stripesBefore[i] = invalidationStripes.get(i);
+        }
         Set<Map.Entry<Long, Object>> entries = map.entrySet();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         Set<Long> restored = ConcurrentHashMap.newKeySet();
@@ -266,7 +307,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 Object value = entry.getValue();
                 futures.add(pool.submit(() -> {
                     try {
-                        Cached<T> job = load(jobId, value, epoch);
+                        Cached<T> job = load(jobId, value, generationBefore + stripesBefore[stripe(jobId)]);
                         restorer.restore(jobId, job.initializationTimestamp, job.job);
                         restored.add(jobId);
                     } catch (JobInfoStoreException e) {
@@ -303,17 +344,28 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * Must not race a new submit of the same job id.
      *
      * @return {@code true} if a job was registered under {@code jobId}
+     * @throws FencedException a newer master has taken over (fencing registries only); nothing was changed
      * @throws JobInfoStoreException the pointer removal failed or its outcome is unknown; nothing was deleted
      */
     public boolean remove(long jobId) throws JobInfoStoreException {
         Object previous;
+        long writerEpoch = requireEpoch();
         try {
-            previous = map.remove(jobId);
+            if (fence == null) {
+                previous = map.remove(jobId);
+            } else {
+                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.REMOVE, null));
+            }
         } catch (RuntimeException e) {
             throw new JobInfoStoreException("Removing the pointer of the job failed or its outcome is unknown (" + e
                     + "); the blob was kept, retry the removal", jobId, writeStore.location(jobId), e);
         } finally {
             invalidate(jobId);
+        }
+        if (previous instanceof FencingProcessors.Rejected rejected) {
+            throw new FencedException("the removal (nothing was removed or deleted)", jobId,
+                    writeStore.location(jobId), writerEpoch, rejected.fence());
         }
         if (previous instanceof JobInfoPointer pointer) {
             JobInfoStore store = storesById.get(pointer.storeId());
@@ -332,6 +384,48 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             }
         }
         return previous != null;
+    }
+
+    /**
+     * Makes this registry's member the one in charge of the job map (fencing registries only): takes a new epoch,
+     * higher than any before, and raises the fence of every partition to it. When this returns, pointer writes and
+     * removals of every registry holding an older epoch are refused with {@link FencedException}. Call it when this
+     * member becomes master, before {@link #restoreAll}.
+     *
+     * @return the new epoch of this registry
+     * @throws FencedException an even newer master took over while this one did; this registry stays deposed
+     * @throws IllegalStateException fencing is not enabled
+     */
+    public long takeOver() throws FencedException {
+        if (fence == null) {
+            throw new IllegalStateException("takeOver() needs a registry built with fencing(true)");
+        }
+        long next = fence.nextEpoch();
+        long highest = fence.raiseAll(next);
+        if (highest > next) {
+            throw new FencedException("the takeover", LeaderFence.EPOCH_KEY, null, next, highest);
+        }
+        epoch = next;
+        return next;
+    }
+
+    /** The epoch of the last successful {@link #takeOver()}; 0 before it (or without fencing). */
+    public long epoch() {
+        return epoch;
+    }
+
+    /** Whether pointer writes and removals of this registry are fenced. */
+    public boolean fencing() {
+        return fence != null;
+    }
+
+    private long requireEpoch() {
+        long e = epoch;
+        if (fence != null && e == 0) {
+            throw new IllegalStateException("this registry fences its writes: call takeOver() when this member"
+                    + " becomes master, before submitting or removing jobs");
+        }
+        return e;
     }
 
     /** Ids of every registered job (a cluster-wide call). */
@@ -361,7 +455,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** Drops every cached job of this member (the next reads go to the store). */
     public void invalidateAll() {
-        invalidations.incrementAndGet();
+        generation.incrementAndGet();
+        ownAdds.clear();
         cache.invalidateAll();
     }
 
@@ -397,11 +492,20 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     private void invalidate(long jobId) {
-        invalidations.incrementAndGet();
+        invalidationStripes.incrementAndGet(stripe(jobId));
         cache.invalidate(jobId);
     }
 
-    private Cached<T> load(long jobId, Object value, long epochBeforeMapRead) throws JobInfoStoreException {
+    private static int stripe(long jobId) {
+        return (int) ((jobId ^ (jobId >>> 32)) * 0x9E3779B9L >>> 22) & (INVALIDATION_STRIPES - 1);
+    }
+
+    /** Changes whenever {@code jobId} (or everything) is invalidated; both parts only grow. */
+    private long invalidationToken(long jobId) {
+        return generation.get() + invalidationStripes.get(stripe(jobId));
+    }
+
+    private Cached<T> load(long jobId, Object value, long tokenBeforeMapRead) throws JobInfoStoreException {
         long length = value instanceof JobInfoPointer p ? p.payloadLength()
                 : value instanceof InlineJobInfo i ? i.encodedLength() : 0;
         if (length > cacheConfig.maxEntryBytes()) {
@@ -418,7 +522,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (loaded == null) {
                 loaded = resolve(jobId, value);
                 // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
-                if (invalidations.get() == epochBeforeMapRead) {
+                if (invalidationToken(jobId) == tokenBeforeMapRead) {
                     // Inserts are serialized and followed by a synchronous eviction, so the cache holds at most
                     // max-bytes plus the one entry being inserted.
                     synchronized (insertLock) {
@@ -520,28 +624,35 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             EntryExpiredListener<Long, Object>, MapClearedListener, MapEvictedListener {
         @Override
         public void entryAdded(EntryEvent<Long, Object> event) {
-            // Also for this member's own submits: the event may arrive after a later remove and re-submit of the id,
-            // and costs at most one store read.
-            invalidate(event.getKey());
+            // The add of this registry's own submit carries what that submit cached: keep it. Events of one key
+            // arrive in order, and every other event of the key clears the mark first, so an add from elsewhere
+            // (the id re-used after a removal) still invalidates.
+            if (ownAdds.remove(event.getKey()) == null) {
+                invalidate(event.getKey());
+            }
         }
 
         @Override
         public void entryUpdated(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryRemoved(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryEvicted(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
         @Override
         public void entryExpired(EntryEvent<Long, Object> event) {
+            ownAdds.remove(event.getKey());
             invalidate(event.getKey());
         }
 
@@ -566,6 +677,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private CacheConfig cacheConfig = CacheConfig.defaults();
         private int restoreParallelism = 8;
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
+        private boolean fencing;
+        private SubmitObserver observer = SubmitObserver.NONE;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -602,6 +715,22 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         /** Where metrics go; by default nowhere. */
         public Builder<T> meterRegistry(MeterRegistry registry) {
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            return this;
+        }
+
+        /**
+         * Leader fencing: pointer writes and removals carry this registry's epoch and are refused once a newer
+         * master has called {@link #takeOver()}. Default off (plain {@code putIfAbsent} / {@code remove}). When on,
+         * {@link #takeOver()} must be called before the first submit or remove.
+         */
+        public Builder<T> fencing(boolean enabled) {
+            this.fencing = enabled;
+            return this;
+        }
+
+        /** Test seam for fault injection between the steps of a submit; see {@link SubmitObserver}. */
+        public Builder<T> submitObserver(SubmitObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
             return this;
         }
 

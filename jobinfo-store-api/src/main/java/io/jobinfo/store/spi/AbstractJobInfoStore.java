@@ -38,6 +38,21 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
             throws JobInfoStoreException;
 
     @Override
+    public final boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        if (!leftover.incomplete()) {
+            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
+                    + " as a leftover; use delete(jobId)");
+        }
+        return deleteLeftover(leftover);
+    }
+
+    /**
+     * Removes an incomplete leftover that {@link #list()} reported; idempotent. Must refuse (with
+     * {@link IllegalArgumentException}) a location that is not a leftover of this store.
+     */
+    protected abstract boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException;
+
+    @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
         String location = location(jobId);
         try (InputStream in = openRaw(jobId)) {

@@ -2,6 +2,8 @@ package io.jobinfo.store.spi;
 
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.metrics.MeteredJobInfoStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +61,21 @@ public final class JobInfoStores {
             throw new InvalidConfigurationException(problems);
         }
         return factory.create(config);
+    }
+
+    /**
+     * Like {@link #open(JobInfoStorageConfig)}, and records every store operation in {@code meterRegistry}
+     * (meters {@value MeteredJobInfoStore#OPERATIONS} and {@value MeteredJobInfoStore#BYTES}, tagged with the
+     * backend type; see {@link MeteredJobInfoStore}).
+     */
+    public static JobInfoStore open(JobInfoStorageConfig config, MeterRegistry meterRegistry)
+            throws JobInfoStoreException {
+        return MeteredJobInfoStore.wrap(open(config), meterRegistry);
+    }
+
+    /** Like {@link #open(Map)}, with metrics as in {@link #open(JobInfoStorageConfig, MeterRegistry)}. */
+    public static JobInfoStore open(Map<?, ?> section, MeterRegistry meterRegistry) throws JobInfoStoreException {
+        return open(checked(section), meterRegistry);
     }
 
     /**

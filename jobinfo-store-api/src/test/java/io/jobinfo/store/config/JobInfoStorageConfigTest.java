@@ -40,7 +40,7 @@ class JobInfoStorageConfigTest {
                     jobinfo-storage:
                       type: local
                       namespace: /data/jobinfo
-                """.replace("seatunnel:\n  engine:", "engine:"));
+                """);
         assertThat(c.type()).isEqualTo("local");
         assertThat(c.cache()).isEqualTo(CacheConfig.defaults());
     }

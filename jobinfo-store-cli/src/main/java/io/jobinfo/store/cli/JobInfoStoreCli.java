@@ -6,16 +6,20 @@ import picocli.CommandLine.Command;
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
         description = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
-        subcommands = {DemoCommand.class},
+        subcommands = {DemoCommand.class, io.jobinfo.store.cli.ops.MigrateCommand.class,
+            io.jobinfo.store.cli.ops.VerifyCommand.class, io.jobinfo.store.cli.ops.GcCommand.class,
+            io.jobinfo.store.cli.ops.InspectCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
-            "2:invalid arguments or configuration", "3:a cluster or store could not be reached"})
+            "2:invalid arguments or configuration", "3:a cluster or store could not be reached",
+            "4:internal error (a bug: please report it)"})
 public final class JobInfoStoreCli implements Runnable {
 
     public static final int EXIT_OK = 0;
     public static final int EXIT_PROBLEMS = 1;
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_UNREACHABLE = 3;
+    public static final int EXIT_INTERNAL = 4;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -36,8 +40,16 @@ public final class JobInfoStoreCli implements Runnable {
                 commandLine.getErr().println(e.getMessage());
                 return EXIT_USAGE;
             }
-            commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName() + ": " + e.getMessage());
-            return EXIT_UNREACHABLE;
+            if (e instanceof io.jobinfo.store.spi.JobInfoStoreException
+                    || e instanceof com.hazelcast.core.HazelcastException
+                    || e instanceof java.io.IOException) {
+                commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName() + ": " + e.getMessage());
+                return EXIT_UNREACHABLE;
+            }
+            commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName()
+                    + ": internal error, please report it with this trace:");
+            e.printStackTrace(commandLine.getErr());
+            return EXIT_INTERNAL;
         });
         return cli;
     }

@@ -519,12 +519,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+    protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        if (!leftover.incomplete()) {
-            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
-                    + " as a leftover; use delete(jobId)");
-        }
         String location = leftover.location();
         String name = location.startsWith(dirPrefix) ? location.substring(dirPrefix.length()) : "";
         if (name.contains("/") || StoreNaming.parseTempName(name).isEmpty()) {

@@ -262,12 +262,8 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+    protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        if (!leftover.incomplete()) {
-            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
-                    + " as a leftover; use delete(jobId)");
-        }
         Path p = Path.of(java.net.URI.create(leftover.location()));
         if (!dir.equals(p.getParent()) || StoreNaming.parseTempName(p.getFileName().toString()).isEmpty()) {
             throw new IllegalArgumentException("Not a leftover of this store: " + leftover.location());

@@ -435,12 +435,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+    protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        if (!leftover.incomplete()) {
-            throw new IllegalArgumentException("Refusing to delete complete blob " + leftover.location()
-                    + " as a leftover; use delete(jobId)");
-        }
         String location = leftover.location();
         int q = location.indexOf(UPLOAD_ID_PARAM);
         if (!location.startsWith(locationBase) || q < 0) {

@@ -1,0 +1,175 @@
+package io.jobinfo.store.it;
+
+import com.hazelcast.client.HazelcastClient;
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.core.HazelcastInstance;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.service.JobInfoSerialization;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A Hazelcast cluster whose members are separate JVMs ({@link MemberProcess}), on ports {@code portBase..portBase+
+ * portCount-1} of the suite's range 5701-5799, with a cluster name of its own.
+ */
+final class ProcessCluster implements AutoCloseable {
+
+    private final String clusterName;
+    private final int portBase;
+    private final int portCount;
+    private final JobInfoStorageConfig storage;
+    private final Path logDir;
+    private final List<MemberProcess> members = new ArrayList<>();
+    private final List<HazelcastInstance> clients = new ArrayList<>();
+    private int nextPort;
+    private int started;
+
+    ProcessCluster(String prefix, int portBase, int portCount, JobInfoStorageConfig storage) throws Exception {
+        if (portBase < 5701 || portBase + portCount - 1 > 5799) {
+            throw new IllegalArgumentException("member ports must lie in 5701-5799");
+        }
+        this.clusterName = prefix + "-" + UUID.randomUUID();
+        this.portBase = portBase;
+        this.portCount = portCount;
+        this.storage = storage;
+        this.nextPort = portBase;
+        this.logDir = Path.of("target", "member-logs", clusterName);
+        Files.createDirectories(logDir);
+    }
+
+    String clusterName() {
+        return clusterName;
+    }
+
+    /** Starts {@code n} members: the first alone (so it is the oldest, the master), the others in parallel. */
+    List<MemberProcess> start(int n) throws Exception {
+        List<MemberProcess> out = new ArrayList<>();
+        out.add(addMember());
+        List<CompletableFuture<MemberProcess>> rest = new ArrayList<>();
+        for (int i = 1; i < n; i++) {
+            rest.add(addMemberAsync());
+        }
+        for (CompletableFuture<MemberProcess> f : rest) {
+            out.add(f.get());
+        }
+        awaitSafe(n, Duration.ofSeconds(90));
+        return out;
+    }
+
+    synchronized int takePort() {
+        int p = nextPort++;
+        if (nextPort >= portBase + portCount) {
+            nextPort = portBase; // ports of killed members are free again
+        }
+        return p;
+    }
+
+    MemberProcess addMember() throws Exception {
+        int port;
+        String name;
+        synchronized (this) {
+            port = takePort();
+            name = "member" + (started++) + "-" + port;
+        }
+        MemberProcess m = MemberProcess.start(name, clusterName, port, portBase, portCount, storage, logDir);
+        synchronized (members) {
+            members.add(m);
+        }
+        return m;
+    }
+
+    CompletableFuture<MemberProcess> addMemberAsync() {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return addMember();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    List<MemberProcess> live() {
+        synchronized (members) {
+            return members.stream().filter(MemberProcess::alive).toList();
+        }
+    }
+
+    /** Waits until every live member sees {@code size} members and all partitions have their backups. */
+    void awaitSafe(int size, Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        String last = "";
+        while (System.nanoTime() < deadline) {
+            List<MemberProcess> live = live();
+            boolean ok = live.size() == size;
+            StringBuilder seen = new StringBuilder();
+            for (MemberProcess m : live) {
+                String[] r = m.call("SAFE " + size, Duration.ofSeconds(30)).split(" ");
+                seen.append(m.name()).append('=').append(String.join("/", r)).append(' ');
+                ok &= Integer.parseInt(r[1]) == size && Boolean.parseBoolean(r[2]);
+            }
+            if (ok) {
+                return;
+            }
+            last = seen.toString();
+            Thread.sleep(200);
+        }
+        throw new TimeoutException("cluster did not settle at " + size + " members: " + last);
+    }
+
+    /** The live member that considers itself the oldest (Hazelcast's master), once exactly one does. */
+    MemberProcess master(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            List<MemberProcess> masters = new ArrayList<>();
+            for (MemberProcess m : live()) {
+                if (Boolean.parseBoolean(m.call("SAFE 0", Duration.ofSeconds(30)).split(" ")[3])) {
+                    masters.add(m);
+                }
+            }
+            if (masters.size() == 1) {
+                return masters.get(0);
+            }
+            Thread.sleep(200);
+        }
+        throw new TimeoutException("no single master among " + live());
+    }
+
+    /** A Hazelcast client of this cluster in the test JVM (closed with the cluster). */
+    HazelcastInstance newClient(int invocationTimeoutSeconds) {
+        ClientConfig cc = new ClientConfig();
+        cc.setClusterName(clusterName);
+        cc.setProperty("hazelcast.logging.type", "slf4j");
+        cc.setProperty("hazelcast.phone.home.enabled", "false");
+        cc.setProperty("hazelcast.client.invocation.timeout.seconds", Integer.toString(invocationTimeoutSeconds));
+        cc.setProperty("hazelcast.client.heartbeat.interval", "1000");
+        cc.setProperty("hazelcast.client.heartbeat.timeout", "8000");
+        for (int p = portBase; p < portBase + portCount; p++) {
+            cc.getNetworkConfig().addAddress("127.0.0.1:" + p);
+        }
+        cc.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
+        JobInfoSerialization.configure(cc);
+        HazelcastInstance client = HazelcastClient.newHazelcastClient(cc);
+        clients.add(client);
+        return client;
+    }
+
+    @Override
+    public void close() {
+        for (HazelcastInstance c : clients) {
+            try {
+                c.shutdown();
+            } catch (RuntimeException ignored) {
+                // already gone
+            }
+        }
+        synchronized (members) {
+            members.forEach(MemberProcess::kill9);
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.jobinfo.store.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.local.LocalJobInfoStore;
+import io.jobinfo.store.model.JobGenerator;
+import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.testing.HazelcastTestCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Single-flight loads and the per-entry bound of the registry's cache, on a real 2-member cluster. */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class RegistryCacheBehaviourTest {
+
+    private static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    private static HazelcastTestCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        cluster = new HazelcastTestCluster(2);
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    private RunningJobInfoRegistry<JobImmutableInformation> registry(String map, CacheConfig cache,
+                                                                    SimpleMeterRegistry meters) throws Exception {
+        return RunningJobInfoRegistry.builder(cluster.nonMaster(),
+                        LocalJobInfoStore.open(dir.resolve(map), null, true, true), CODEC)
+                .mapName(map).cache(cache).meterRegistry(meters).build();
+    }
+
+    @Test
+    void concurrentReadersOfAColdJobLoadItOnce() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("single-flight", CacheConfig.defaults(),
+                meters)) {
+            JobImmutableInformation job = new JobGenerator(5).generate(77, 500_000);
+            r.submit(77, job);
+            r.invalidateAll();
+            int readers = 16;
+            CyclicBarrier start = new CyclicBarrier(readers);
+            ExecutorService pool = Executors.newFixedThreadPool(readers);
+            try {
+                List<Future<JobImmutableInformation>> results = new ArrayList<>();
+                for (int i = 0; i < readers; i++) {
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return r.get(77).orElseThrow();
+                    }));
+                }
+                for (Future<JobImmutableInformation> f : results) {
+                    assertThat(f.get(1, TimeUnit.MINUTES)).isEqualTo(job);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(meters.get("jobinfo.load").timer().count()).as("store reads").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void theMapEventOfAnOwnSubmitKeepsWhatTheSubmitCachedButOtherChangesEvictIt() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("own-adds", CacheConfig.defaults(),
+                meters)) {
+            JobImmutableInformation job = new JobGenerator(8).generate(5, 30_000);
+            r.submit(5, job);
+            Thread.sleep(1000); // let the add event arrive
+            assertThat(r.get(5)).contains(job);
+            assertThat(meters.get("jobinfo.load").timer().count()).as("store reads").isZero();
+
+            // a change made by someone else (here: straight through the map) evicts it
+            r.map().put(5L, new InlineJobInfo(9, CODEC.id(), CODEC.encode(job)));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+                    assertThat(r.cachedBytes()).isZero());
+            assertThat(r.get(5)).contains(job);
+            assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aJobAboveTheEntryBoundIsServedButNeverCached() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("entry-bound", cache, meters)) {
+            JobImmutableInformation big = new JobGenerator(6).generate(1, 300_000);
+            JobImmutableInformation small = new JobGenerator(6).generate(2, 50_000);
+            r.submit(1, big);
+            r.submit(2, small);
+            r.invalidateAll();
+
+            assertThat(r.get(1)).contains(big);
+            assertThat(r.get(1)).contains(big);
+            assertThat(r.cachedBytes()).isZero();
+            assertThat(r.get(2)).contains(small);
+            assertThat(r.get(2)).contains(small);
+            assertThat(r.cachedBytes()).isBetween(50_000L, 100_000L);
+            assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(3); // big twice, small once
+        }
+    }
+
+    @Test
+    void aCacheBoundOfZeroServesEveryReadFromTheStore() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("no-cache",
+                new CacheConfig(0, 0, Duration.ofMinutes(5)), meters)) {
+            JobImmutableInformation job = new JobGenerator(7).generate(3, 20_000);
+            r.submit(3, job);
+            for (int i = 0; i < 3; i++) {
+                assertThat(r.get(3)).contains(job);
+            }
+            assertThat(r.cachedBytes()).isZero();
+            assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(3);
+        }
+    }
+}

@@ -1,0 +1,502 @@
+package io.jobinfo.store.ops;
+
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.spi.BlobAlreadyExistsException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.OutcomeUnknownException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Moves the values of a live job map between the two shapes readers accept: {@link InlineJobInfo} (the job in the
+ * map) and {@link JobInfoPointer} (the job in a {@link JobInfoStore}, a pointer in the map).
+ *
+ * <p><b>Migrate</b>, per inline entry: wrap the encoded job in an envelope ({@code BlobEnvelope.wrap(jobId, codecId,
+ * encodedJob)}), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
+ * are fine), read it back and verify it, then {@code map.replace(jobId, inline, pointer)}: a compare-and-set, so a
+ * coordinator changing the entry meanwhile is never overwritten. If the entry changed meanwhile the migrator looks
+ * again: removed (the job ended) - the blob it wrote is deleted; now a pointer (migrated by someone else, or
+ * resubmitted) - skipped, blob kept; another inline value - the blob written for the old value is deleted and the
+ * entry retried, up to {@code maxAttempts} times.
+ *
+ * <p><b>Rollback</b>, per pointer entry: read and verify the blob, {@code map.replace(jobId, pointer, inline)}, and
+ * only after that succeeded delete the blob (a blob of an entry that is inline again is not referenced by anything,
+ * and {@link GarbageCollector} would never remove it because the job id is still registered). A rollback interrupted
+ * between the replace and the delete leaves a blob with the same bytes, which the next migration reuses.
+ *
+ * <p><b>Crash safety.</b> Every step leaves each entry either inline or a pointer to a complete, verified blob: the
+ * blob is complete before the pointer is written, and deleted only after the pointer is gone. Reruns skip entries
+ * that are already in the target shape, so a run can be repeated until its report is clean.
+ *
+ * <p>Migrate and rollback must not run at the same time against one map (each is safe beside a coordinator and beside
+ * another run of itself). Keys added after the run started are not examined: run again to pick them up.
+ */
+public final class Migrator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Migrator.class);
+
+    /** Serialized size of an {@link InlineJobInfo} besides its payload: Hazelcast data header (8 bytes), the
+     * identified-data-serializable header (9), timestamp (8), codec id (2) and array length (4). */
+    static final int INLINE_OVERHEAD = 8 + 9 + 8 + 2 + 4;
+    /** Serialized size of a {@link JobInfoPointer} besides its store id's bytes. */
+    static final int POINTER_OVERHEAD = 8 + 9 + 8 + 8 + 8 + 4 + 16 + 2 + 1 + 4;
+
+    /** Which way a run converts. */
+    public enum Direction {
+        /** Inline values to pointers. */
+        MIGRATE,
+        /** Pointers back to inline values. */
+        ROLLBACK
+    }
+
+    /** What happened to one entry. */
+    public enum Outcome {
+        /** Converted (on a dry run: would be converted). */
+        CONVERTED,
+        /** Left as it was; not a problem. */
+        SKIPPED,
+        /** Not converted; the entry is unchanged (still inline, or a valid pointer). */
+        FAILED
+    }
+
+    /** Why an entry was skipped or failed. */
+    public enum Reason {
+        NONE("converted"),
+        ALREADY_POINTER("already a pointer"),
+        ALREADY_INLINE("already inline"),
+        REMOVED("removed meanwhile (the job ended)"),
+        BECAME_POINTER("became a pointer meanwhile (migrated by another run or resubmitted)"),
+        BECAME_INLINE("became inline meanwhile (rolled back by another run)"),
+        KEPT_CHANGING("changed on every attempt"),
+        CONFLICTING_BLOB("another blob is stored under this job id"),
+        STORE_FAILED("the store failed"),
+        BLOB_INVALID("the blob is missing, corrupt or does not match its pointer"),
+        OTHER_STORE("the pointer names another store"),
+        UNKNOWN_VALUE("the map value is neither a pointer nor an inline job"),
+        CLUSTER_FAILED("a cluster call failed");
+
+        private final String text;
+
+        Reason(String text) {
+            this.text = text;
+        }
+
+        public String text() {
+            return text;
+        }
+    }
+
+    /**
+     * One examined entry.
+     *
+     * @param jobId            the key
+     * @param outcome          what happened
+     * @param reason           why (for skipped and failed entries)
+     * @param detail           a message naming location and what to do, or {@code ""}
+     * @param payloadBytes     the job's encoded size
+     * @param heapFreedPerCopy serialized value bytes freed in one copy of the entry (negative: used)
+     * @param attempts         compare-and-set attempts made
+     */
+    public record EntryResult(long jobId, Outcome outcome, Reason reason, String detail, long payloadBytes,
+                              long heapFreedPerCopy, int attempts) {
+        /** Reason and detail in one line. */
+        public String describe() {
+            return detail.isEmpty() ? reason.text() : reason.text() + ": " + detail;
+        }
+    }
+
+    /** Observes a run. Called from the worker threads: implementations must be thread-safe. */
+    public interface Listener {
+        /** Once, after the keys were listed. */
+        default void started(Direction direction, int entries) {
+        }
+
+        /** Right before each compare-and-set of {@code jobId}; for tests that change the entry at that moment. */
+        default void beforeReplace(long jobId, int attempt) {
+        }
+
+        /** After each examined entry. */
+        default void entryDone(EntryResult result) {
+        }
+    }
+
+    private final IMap<Long, Object> map;
+    private final JobInfoStore store;
+    private final int parallelism;
+    private final int maxAttempts;
+    private final int copies;
+    private final Listener listener;
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+
+    private Migrator(Builder b) {
+        this.map = b.map;
+        this.store = b.store;
+        this.parallelism = b.parallelism;
+        this.maxAttempts = b.maxAttempts;
+        this.copies = b.copies;
+        this.listener = b.listener;
+    }
+
+    public static Builder builder(IMap<Long, Object> map, JobInfoStore store) {
+        return new Builder(map, store);
+    }
+
+    /** Turns inline values into pointers. */
+    public MigrationReport migrate(boolean dryRun) {
+        return run(Direction.MIGRATE, dryRun);
+    }
+
+    /** Turns pointers back into inline values. */
+    public MigrationReport rollback(boolean dryRun) {
+        return run(Direction.ROLLBACK, dryRun);
+    }
+
+    /** Stops a running {@link #migrate} or {@link #rollback} after the entries in progress; safe from any thread. */
+    public void cancel() {
+        cancelled.set(true);
+    }
+
+    /** Serialized size of an inline value, as the map stores it. */
+    public static long inlineValueBytes(long payloadLength) {
+        return INLINE_OVERHEAD + payloadLength;
+    }
+
+    /** Serialized size of a pointer, as the map stores it. */
+    public static long pointerValueBytes(String storeId) {
+        return POINTER_OVERHEAD + storeId.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private MigrationReport run(Direction direction, boolean dryRun) {
+        cancelled.set(false);
+        long start = System.nanoTime();
+        List<Long> keys = new ArrayList<>(map.keySet());
+        Collections.sort(keys);
+        listener.started(direction, keys.size());
+        List<EntryResult> skipped = Collections.synchronizedList(new ArrayList<>());
+        List<EntryResult> failed = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger converted = new AtomicInteger();
+        AtomicInteger processed = new AtomicInteger();
+        AtomicInteger retries = new AtomicInteger();
+        AtomicLong bytes = new AtomicLong();
+        AtomicLong freed = new AtomicLong();
+        AtomicInteger next = new AtomicInteger();
+        int threads = Math.max(1, Math.min(parallelism, keys.size()));
+        AtomicInteger threadNo = new AtomicInteger();
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "jobinfo-" + direction.name().toLowerCase() + "-" + threadNo.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        boolean interrupted = false;
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                workers.add(pool.submit(() -> {
+                    int index;
+                    while (!cancelled.get() && (index = next.getAndIncrement()) < keys.size()) {
+                        long jobId = keys.get(index);
+                        EntryResult result;
+                        try {
+                            result = direction == Direction.MIGRATE ? migrateOne(jobId, dryRun)
+                                    : rollbackOne(jobId, dryRun);
+                        } catch (RuntimeException e) {
+                            result = new EntryResult(jobId, Outcome.FAILED, Reason.CLUSTER_FAILED, e.toString()
+                                    + "; the entry is unchanged or converted completely, rerun to finish", 0, 0, 1);
+                        }
+                        processed.incrementAndGet();
+                        retries.addAndGet(Math.max(0, result.attempts() - 1));
+                        switch (result.outcome()) {
+                            case CONVERTED -> {
+                                converted.incrementAndGet();
+                                bytes.addAndGet(result.payloadBytes());
+                                freed.addAndGet(result.heapFreedPerCopy());
+                            }
+                            case SKIPPED -> skipped.add(result);
+                            case FAILED -> {
+                                failed.add(result);
+                                LOG.warn("job {}: not {}: {}", jobId, direction == Direction.MIGRATE ? "migrated"
+                                        : "rolled back", result.describe());
+                            }
+                        }
+                        listener.entryDone(result);
+                    }
+                }));
+            }
+            for (Future<?> worker : workers) {
+                while (true) {
+                    try {
+                        worker.get();
+                        break;
+                    } catch (InterruptedException e) {
+                        // finish the entries in progress (each is short), examine no more
+                        interrupted = true;
+                        cancelled.set(true);
+                    }
+                }
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("migration worker failed unexpectedly", e.getCause());
+        } finally {
+            pool.shutdown();
+            try {
+                pool.awaitTermination(1, TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        List<EntryResult> skippedSorted = new ArrayList<>(skipped);
+        skippedSorted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
+        List<EntryResult> failedSorted = new ArrayList<>(failed);
+        failedSorted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
+        return new MigrationReport(direction, dryRun, map.getName(), store.storeId(), keys.size(), converted.get(),
+                bytes.get(), freed.get(), copies, skippedSorted, failedSorted, keys.size() - processed.get(),
+                retries.get(), Duration.ofNanos(System.nanoTime() - start), cancelled.get());
+    }
+
+    private EntryResult migrateOne(long jobId, boolean dryRun) {
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            Object value = map.get(jobId);
+            if (value == null) {
+                return skip(jobId, Reason.REMOVED, attempt);
+            }
+            if (value instanceof JobInfoPointer) {
+                return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
+            }
+            if (!(value instanceof InlineJobInfo inline)) {
+                return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
+            }
+            byte[] payload = inline.encodedJob();
+            long freedPerCopy = inlineValueBytes(payload.length) - pointerValueBytes(store.storeId());
+            if (dryRun) {
+                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                        attempt);
+            }
+            byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), payload);
+            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), payload);
+            boolean created;
+            try {
+                created = store.create(jobId, BlobSource.ofBytes(envelope)) == CreateOutcome.CREATED;
+            } catch (BlobAlreadyExistsException e) {
+                return fail(jobId, Reason.CONFLICTING_BLOB, store.location(jobId) + " holds other bytes than this"
+                        + " inline job (a leftover of an earlier job with this id?); look at it with 'inspect "
+                        + jobId + "', remove it, and rerun", attempt);
+            } catch (OutcomeUnknownException e) {
+                return fail(jobId, Reason.STORE_FAILED, "the write's outcome is unknown (" + e.getMessage()
+                        + "); the entry stays inline, rerun", attempt);
+            } catch (JobInfoStoreException e) {
+                return fail(jobId, Reason.STORE_FAILED, e.getMessage() + "; the entry stays inline, rerun", attempt);
+            }
+            try {
+                VerifiedBlob back = store.read(jobId);
+                if (!back.header().describesSameBlob(header)) {
+                    throw new JobInfoStoreException("read back " + back.header() + ", wrote " + header, jobId,
+                            store.location(jobId));
+                }
+            } catch (JobInfoStoreException e) {
+                if (created) {
+                    deleteUnreferenced(jobId, header, envelope);
+                }
+                return fail(jobId, Reason.BLOB_INVALID, "reading back the written blob failed: " + e.getMessage()
+                        + "; the entry stays inline", attempt);
+            }
+            JobInfoPointer pointer = new JobInfoPointer(jobId, inline.initializationTimestamp(), store.storeId(),
+                    header);
+            listener.beforeReplace(jobId, attempt);
+            boolean replaced;
+            try {
+                replaced = map.replace(jobId, inline, pointer);
+            } catch (RuntimeException e) {
+                // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
+                replaced = map.get(jobId) instanceof JobInfoPointer p && p.equals(pointer);
+            }
+            if (replaced) {
+                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                        attempt);
+            }
+            Object now = map.get(jobId);
+            if (now == null) {
+                deleteUnreferenced(jobId, header, envelope);
+                return skip(jobId, Reason.REMOVED, attempt);
+            }
+            if (now instanceof JobInfoPointer) {
+                return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
+            }
+            if (now instanceof InlineJobInfo other && !(other.codecId() == inline.codecId()
+                    && java.util.Arrays.equals(other.encodedJob(), payload))) {
+                // another job under this id: our blob is nobody's; the retry writes the new one
+                deleteUnreferenced(jobId, header, envelope);
+            }
+            LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
+        }
+        return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the entry stays inline,"
+                + " rerun", maxAttempts);
+    }
+
+    private EntryResult rollbackOne(long jobId, boolean dryRun) {
+        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
+            Object value = map.get(jobId);
+            if (value == null) {
+                return skip(jobId, Reason.REMOVED, attempt);
+            }
+            if (value instanceof InlineJobInfo) {
+                return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
+            }
+            if (!(value instanceof JobInfoPointer pointer)) {
+                return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
+            }
+            if (!pointer.storeId().equals(store.storeId())) {
+                return fail(jobId, Reason.OTHER_STORE, "the pointer names store '" + pointer.storeId()
+                        + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
+                        + " configuration", attempt);
+            }
+            long freedPerCopy = pointerValueBytes(pointer.storeId()) - inlineValueBytes(pointer.payloadLength());
+            if (dryRun) {
+                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
+                        freedPerCopy, attempt);
+            }
+            VerifiedBlob blob;
+            try {
+                blob = store.read(jobId);
+            } catch (JobInfoStoreException e) {
+                return fail(jobId, Reason.BLOB_INVALID, e.getMessage() + "; the pointer was kept", attempt);
+            }
+            if (!pointer.matches(blob.header())) {
+                return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " does not match its"
+                        + " pointer (pointer " + pointer + ", blob " + blob.header() + "); the pointer was kept",
+                        attempt);
+            }
+            InlineJobInfo inline = new InlineJobInfo(pointer.initializationTimestamp(), pointer.codecId(),
+                    blob.payload());
+            listener.beforeReplace(jobId, attempt);
+            boolean replaced;
+            try {
+                replaced = map.replace(jobId, pointer, inline);
+            } catch (RuntimeException e) {
+                replaced = inline.equals(map.get(jobId));
+            }
+            if (replaced) {
+                String detail = "";
+                try {
+                    store.delete(jobId);
+                } catch (JobInfoStoreException e) {
+                    detail = "the blob could not be deleted (" + e.getMessage() + "); the next migration reuses it";
+                    LOG.warn("job {}: rolled back, but {}", jobId, detail);
+                }
+                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
+                        freedPerCopy, attempt);
+            }
+            Object now = map.get(jobId);
+            if (now == null) {
+                return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
+            }
+            if (now instanceof InlineJobInfo) {
+                return skip(jobId, Reason.BECAME_INLINE, attempt);
+            }
+        }
+        return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the pointer was kept,"
+                + " rerun", maxAttempts);
+    }
+
+    /**
+     * Deletes the blob this run wrote for an entry that turned out not to need it, then checks the map once more: if
+     * a pointer to exactly this blob appeared meanwhile (a resubmit of the same job with the same bytes), the blob is
+     * written again, so that no pointer is left without its blob.
+     */
+    private void deleteUnreferenced(long jobId, EnvelopeHeader header, byte[] envelope) {
+        try {
+            store.delete(jobId);
+            Object now = map.get(jobId);
+            if (now instanceof JobInfoPointer p && p.storeId().equals(store.storeId()) && p.matches(header)) {
+                LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
+                        jobId);
+                store.create(jobId, BlobSource.ofBytes(envelope));
+            }
+        } catch (JobInfoStoreException | RuntimeException e) {
+            LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); gc removes it"
+                    + " once the job id is no longer registered", jobId, e.getMessage());
+        }
+    }
+
+    private static EntryResult skip(long jobId, Reason reason, int attempts) {
+        return new EntryResult(jobId, Outcome.SKIPPED, reason, "", 0, 0, attempts);
+    }
+
+    private static EntryResult fail(long jobId, Reason reason, String detail, int attempts) {
+        return new EntryResult(jobId, Outcome.FAILED, reason, detail, 0, 0, attempts);
+    }
+
+    /** Configures a {@link Migrator}. */
+    public static final class Builder {
+        private final IMap<Long, Object> map;
+        private final JobInfoStore store;
+        private int parallelism = 4;
+        private int maxAttempts = 3;
+        private int copies = 2;
+        private Listener listener = new Listener() { };
+
+        private Builder(IMap<Long, Object> map, JobInfoStore store) {
+            this.map = Objects.requireNonNull(map, "map");
+            this.store = Objects.requireNonNull(store, "store");
+        }
+
+        /** Entries converted at once; default 4. */
+        public Builder parallelism(int parallelism) {
+            if (parallelism < 1 || parallelism > 64) {
+                throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
+            }
+            this.parallelism = parallelism;
+            return this;
+        }
+
+        /** Compare-and-set attempts per entry when the entry keeps changing; default 3. */
+        public Builder maxAttempts(int attempts) {
+            if (attempts < 1 || attempts > 100) {
+                throw new IllegalArgumentException("attempts must be 1..100: " + attempts);
+            }
+            this.maxAttempts = attempts;
+            return this;
+        }
+
+        /** Copies the cluster keeps of each entry (1 + backup count), for the heap estimate; default 2. */
+        public Builder copies(int copies) {
+            if (copies < 1 || copies > 7) {
+                throw new IllegalArgumentException("copies must be 1..7: " + copies);
+            }
+            this.copies = copies;
+            return this;
+        }
+
+        public Builder listener(Listener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        public Migrator build() {
+            return new Migrator(this);
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.jobinfo.store.ops;
+
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.InputStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Checks a job map against its store: every pointer resolves to a blob whose envelope verifies (length, CRC32C,
+ * SHA-256) and matches the pointer; lists inline values left in the map, blobs no pointer references (orphans, each
+ * re-checked against the map before it is reported, so a job submitted during the run is not one) and leftovers of
+ * interrupted writes. Reads only.
+ */
+public final class Verifier {
+
+    /**
+     * What a run found.
+     *
+     * @param startedAt    when the run began (ages count back from here)
+     * @param entries      keys in the map
+     * @param validPointers pointers whose blob verified and matched
+     * @param broken       pointers (or unreadable values) whose blob is missing, corrupt, mismatched or in a store
+     *                     not configured
+     * @param inline       inline values still in the map
+     * @param orphans      complete blobs that no pointer references
+     * @param incomplete   leftovers of interrupted writes
+     */
+    public record Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
+                         List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
+        public Report {
+            broken = List.copyOf(broken);
+            inline = List.copyOf(inline);
+            orphans = List.copyOf(orphans);
+            incomplete = List.copyOf(incomplete);
+        }
+    }
+
+    /** A pointer (or value) that does not resolve. */
+    public record Problem(long jobId, String location, String reason) {
+    }
+
+    /** An inline value and its encoded size. */
+    public record InlineEntry(long jobId, long encodedBytes) {
+    }
+
+    private final IMap<Long, Object> map;
+    private final JobInfoStore store;
+    private final int parallelism;
+    private final Clock clock;
+
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock) {
+        this.map = Objects.requireNonNull(map, "map");
+        this.store = Objects.requireNonNull(store, "store");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        if (parallelism < 1 || parallelism > 64) {
+            throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
+        }
+        this.parallelism = parallelism;
+    }
+
+    public Verifier(IMap<Long, Object> map, JobInfoStore store) {
+        this(map, store, 4, Clock.systemUTC());
+    }
+
+    /**
+     * @param progress called once per map entry examined, from worker threads
+     * @throws JobInfoStoreException the store cannot be listed
+     */
+    public Report run(Consumer<Long> progress) throws JobInfoStoreException {
+        Instant startedAt = clock.instant();
+        // The store is listed before the map is read: a job submitted in between has its pointer seen and its blob
+        // read directly, never mistaken for an orphan.
+        List<StoredBlob> listed = store.list();
+        List<Long> keys = new ArrayList<>(map.keySet());
+        Collections.sort(keys);
+        Set<Long> pointerIds = ConcurrentHashMap.newKeySet();
+        List<Problem> broken = Collections.synchronizedList(new ArrayList<>());
+        List<InlineEntry> inline = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger valid = new AtomicInteger();
+        AtomicInteger next = new AtomicInteger();
+        int threads = Math.max(1, Math.min(parallelism, keys.size()));
+        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "jobinfo-verify");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> workers = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                workers.add(pool.submit(() -> {
+                    int index;
+                    while ((index = next.getAndIncrement()) < keys.size()) {
+                        long jobId = keys.get(index);
+                        check(jobId, pointerIds, broken, inline, valid);
+                        progress.accept(jobId);
+                    }
+                }));
+            }
+            for (Future<?> w : workers) {
+                w.get();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("verify interrupted", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException("verify worker failed", e.getCause());
+        } finally {
+            pool.shutdownNow();
+        }
+        List<StoredBlob> orphans = new ArrayList<>();
+        List<StoredBlob> incomplete = new ArrayList<>();
+        for (StoredBlob blob : listed) {
+            if (blob.incomplete()) {
+                incomplete.add(blob);
+            } else if (!pointerIds.contains(blob.jobId()) && isOrphanNow(blob)) {
+                orphans.add(blob);
+            }
+        }
+        broken.sort(Comparator.comparingLong(Problem::jobId));
+        inline.sort(Comparator.comparingLong(InlineEntry::jobId));
+        orphans.sort(Comparator.comparingLong(StoredBlob::jobId));
+        incomplete.sort(Comparator.comparingLong(StoredBlob::jobId));
+        return new Report(startedAt, keys.size(), valid.get(), broken, inline, orphans, incomplete);
+    }
+
+    private void check(long jobId, Set<Long> pointerIds, List<Problem> broken, List<InlineEntry> inline,
+                       AtomicInteger valid) {
+        Object value;
+        try {
+            value = map.get(jobId);
+        } catch (RuntimeException e) {
+            broken.add(new Problem(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
+            return;
+        }
+        if (value == null) {
+            return; // removed meanwhile
+        }
+        if (value instanceof InlineJobInfo i) {
+            inline.add(new InlineEntry(jobId, i.encodedLength()));
+            return;
+        }
+        if (!(value instanceof JobInfoPointer pointer)) {
+            broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
+                    + ", neither a pointer nor an inline job"));
+            return;
+        }
+        if (!pointer.storeId().equals(store.storeId())) {
+            broken.add(new Problem(jobId, "store:" + pointer.storeId(), "the pointer names store '"
+                    + pointer.storeId() + "' but the configured store is '" + store.storeId()
+                    + "'; verify with that store's configuration"));
+            return;
+        }
+        pointerIds.add(jobId);
+        try {
+            VerifiedBlob blob = store.read(jobId);
+            if (!pointer.matches(blob.header())) {
+                broken.add(new Problem(jobId, blob.location(), "the blob does not match its pointer (pointer "
+                        + pointer + ", blob " + blob.header() + ")"));
+                return;
+            }
+            valid.incrementAndGet();
+        } catch (JobInfoStoreException e) {
+            if (!stillPointsTo(jobId, pointer)) {
+                pointerIds.remove(jobId); // removed or replaced meanwhile; its blob went with it
+                return;
+            }
+            broken.add(new Problem(jobId, store.location(jobId), e.getMessage()));
+        }
+    }
+
+    private boolean stillPointsTo(long jobId, JobInfoPointer pointer) {
+        try {
+            return pointer.equals(map.get(jobId));
+        } catch (RuntimeException e) {
+            return true;
+        }
+    }
+
+    private boolean isOrphanNow(StoredBlob blob) {
+        try {
+            if (map.get(blob.jobId()) instanceof JobInfoPointer p && p.storeId().equals(store.storeId())) {
+                return false; // registered during the run
+            }
+        } catch (RuntimeException e) {
+            return true; // cannot tell: report it, the operator decides
+        }
+        try (InputStream in = store.openRaw(blob.jobId())) {
+            return true;
+        } catch (BlobNotFoundException e) {
+            return false; // deleted meanwhile (a job that ended)
+        } catch (java.io.IOException e) {
+            return true;
+        }
+    }
+
+    /** How old {@code blob} was when the run started. */
+    public static Duration age(Report report, StoredBlob blob) {
+        Duration d = Duration.between(blob.lastModified(), report.startedAt());
+        return d.isNegative() ? Duration.ZERO : d;
+    }
+}

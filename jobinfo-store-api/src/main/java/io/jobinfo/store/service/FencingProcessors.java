@@ -1,0 +1,287 @@
+package io.jobinfo.store.service;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import com.hazelcast.map.EntryProcessor;
+import com.hazelcast.nio.ObjectDataInput;
+import com.hazelcast.nio.ObjectDataOutput;
+import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import java.io.IOException;
+import java.util.Map;
+
+/** The entry processors of {@link LeaderFence}; registered in {@link JobInfoSerialization}. */
+final class FencingProcessors {
+
+    private FencingProcessors() {
+    }
+
+    static final int POINTER_OP_CLASS_ID = 3;
+    static final int BACKUP_APPLY_CLASS_ID = 4;
+    static final int RAISE_FENCE_CLASS_ID = 5;
+    static final int NEXT_EPOCH_CLASS_ID = 6;
+    static final int REJECTED_CLASS_ID = 7;
+
+    static final byte PUT_IF_ABSENT = 1;
+    static final byte REMOVE = 2;
+
+    /**
+     * A pointer write or removal on the job's own key, refused if the writer's epoch is older than the fence of the
+     * key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or {@link Rejected}.
+     */
+    static final class FencedPointerOp implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable,
+            HazelcastInstanceAware {
+        private static final long serialVersionUID = 1L;
+
+        private String fenceMapName;
+        private long fenceKey;
+        private long writerEpoch;
+        private byte op;
+        private Object value;
+        private transient HazelcastInstance hazelcast;
+        private transient boolean changed;
+
+        public FencedPointerOp() {
+        }
+
+        FencedPointerOp(String fenceMapName, long fenceKey, long writerEpoch, byte op, Object value) {
+            this.fenceMapName = fenceMapName;
+            this.fenceKey = fenceKey;
+            this.writerEpoch = writerEpoch;
+            this.op = op;
+            this.value = value;
+        }
+
+        @Override
+        public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+            this.hazelcast = hazelcastInstance;
+        }
+
+        @Override
+        public Object process(Map.Entry<Long, Object> entry) {
+            changed = false;
+            var partitions = hazelcast.getPartitionService();
+            if (partitions.getPartition(entry.getKey()).getPartitionId()
+                    != partitions.getPartition(fenceKey).getPartitionId()) {
+                throw new IllegalStateException("the fence key " + fenceKey + " is not in the partition of job "
+                        + entry.getKey() + "; the job map and its fence map must use default partitioning");
+            }
+            // Same partition as this entry: a local read run directly on this partition thread, so no other
+            // operation of the partition (a fence raise included) can interleave with this check and the change.
+            Long fence = hazelcast.<Long, Long>getMap(fenceMapName).get(fenceKey);
+            long current = fence == null ? 0 : fence;
+            if (writerEpoch < current) {
+                return new Rejected(current);
+            }
+            Object previous = entry.getValue();
+            if (op == PUT_IF_ABSENT) {
+                if (previous == null) {
+                    entry.setValue(value);
+                    changed = true;
+                }
+            } else if (previous != null) {
+                entry.setValue(null);
+                changed = true;
+            }
+            return previous;
+        }
+
+        @Override
+        public EntryProcessor<Long, Object, Object> getBackupProcessor() {
+            // Replay exactly what the primary did; nothing if it changed nothing.
+            return changed ? new BackupApply(op, value) : null;
+        }
+
+        @Override
+        public int getFactoryId() {
+            return JobInfoSerialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return POINTER_OP_CLASS_ID;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeString(fenceMapName);
+            out.writeLong(fenceKey);
+            out.writeLong(writerEpoch);
+            out.writeByte(op);
+            out.writeObject(value);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            fenceMapName = in.readString();
+            fenceKey = in.readLong();
+            writerEpoch = in.readLong();
+            op = in.readByte();
+            value = in.readObject();
+        }
+    }
+
+    /** Backup side of {@link FencedPointerOp}: applies the primary's decision without checking again. */
+    static final class BackupApply implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable {
+        private static final long serialVersionUID = 1L;
+
+        private byte op;
+        private Object value;
+
+        public BackupApply() {
+        }
+
+        BackupApply(byte op, Object value) {
+            this.op = op;
+            this.value = value;
+        }
+
+        @Override
+        public Object process(Map.Entry<Long, Object> entry) {
+            entry.setValue(op == PUT_IF_ABSENT ? value : null);
+            return null;
+        }
+
+        @Override
+        public int getFactoryId() {
+            return JobInfoSerialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return BACKUP_APPLY_CLASS_ID;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeByte(op);
+            out.writeObject(value);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            op = in.readByte();
+            value = in.readObject();
+        }
+    }
+
+    /** Sets a fence to {@code max(current, epoch)} and returns the result; idempotent, so also its own backup. */
+    static final class RaiseFence implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
+        private static final long serialVersionUID = 1L;
+
+        private long epoch;
+
+        public RaiseFence() {
+        }
+
+        RaiseFence(long epoch) {
+            this.epoch = epoch;
+        }
+
+        @Override
+        public Long process(Map.Entry<Long, Long> entry) {
+            Long current = entry.getValue();
+            long raised = current == null ? epoch : Math.max(current, epoch);
+            if (current == null || raised != current) {
+                entry.setValue(raised);
+            }
+            return raised;
+        }
+
+        @Override
+        public int getFactoryId() {
+            return JobInfoSerialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return RAISE_FENCE_CLASS_ID;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeLong(epoch);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            epoch = in.readLong();
+        }
+    }
+
+    /** Increments the epoch counter and returns the new epoch; the backup is raised to the same value. */
+    static final class NextEpoch implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
+        private static final long serialVersionUID = 1L;
+
+        private transient long issued;
+
+        public NextEpoch() {
+        }
+
+        @Override
+        public Long process(Map.Entry<Long, Long> entry) {
+            Long current = entry.getValue();
+            issued = (current == null ? 0 : current) + 1;
+            entry.setValue(issued);
+            return issued;
+        }
+
+        @Override
+        public EntryProcessor<Long, Long, Long> getBackupProcessor() {
+            return new RaiseFence(issued);
+        }
+
+        @Override
+        public int getFactoryId() {
+            return JobInfoSerialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return NEXT_EPOCH_CLASS_ID;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) {
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) {
+        }
+    }
+
+    /** Result of a refused {@link FencedPointerOp}: the fence that refused it. */
+    static final class Rejected implements IdentifiedDataSerializable {
+        private long fence;
+
+        public Rejected() {
+        }
+
+        Rejected(long fence) {
+            this.fence = fence;
+        }
+
+        long fence() {
+            return fence;
+        }
+
+        @Override
+        public int getFactoryId() {
+            return JobInfoSerialization.FACTORY_ID;
+        }
+
+        @Override
+        public int getClassId() {
+            return REJECTED_CLASS_ID;
+        }
+
+        @Override
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeLong(fence);
+        }
+
+        @Override
+        public void readData(ObjectDataInput in) throws IOException {
+            fence = in.readLong();
+        }
+    }
+}

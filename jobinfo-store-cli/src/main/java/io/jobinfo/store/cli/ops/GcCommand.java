@@ -1,0 +1,139 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.ops.GarbageCollector;
+import io.jobinfo.store.ops.GcReport;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
+@Command(name = "gc", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Lists blobs that no entry of the job map references and that are older than the grace",
+            "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever",
+            "the map holds any value under its job id, re-checked right before each delete, so a job registered",
+            "during the run keeps its blob."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:listed (dry run) or deleted everything found",
+            "1:some deletes failed (listed; the next run retries them)",
+            "2:invalid arguments or configuration",
+            "3:the cluster or the store could not be reached"})
+public final class GcCommand extends OpsCommand {
+
+    @Option(names = "--grace", defaultValue = "1h", paramLabel = "DURATION", converter = DurationConverter.class,
+            description = "keep unreferenced blobs younger than this; must exceed the longest submit (default"
+                    + " ${DEFAULT-VALUE})")
+    Duration grace;
+
+    @Option(names = "--delete", description = "delete what is found (without it: a dry run that deletes nothing)")
+    boolean delete;
+
+    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
+            description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    ProgressDisplay.Mode progress;
+
+    @Override
+    int execute() {
+        if (grace.isNegative()) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--grace must not be negative");
+        }
+        try (OpsSession session = OpsSession.open(connection)) {
+            ProgressDisplay display = new ProgressDisplay(err(), progress, "gc scan");
+            GcReport report;
+            try {
+                boolean[] started = {false};
+                report = new GarbageCollector(session.map(), session.store(), grace).run(delete, blob -> {
+                    if (!started[0]) {
+                        started[0] = true;
+                        display.start(-1); // the store listing gives no count ahead
+                    }
+                    display.step(blob.sizeBytes());
+                });
+            } catch (JobInfoStoreException e) {
+                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                        + e.getMessage(), e);
+            } finally {
+                display.finish();
+            }
+            int exit = report.failures().isEmpty() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            if (json) {
+                printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
+            } else {
+                print(out(), report, session.map().getName(), session.store().storeId());
+            }
+            return exit;
+        }
+    }
+
+    private static Map<String, Object> toJson(GcReport r, String map, String storeId, int exit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("command", "gc");
+        m.put("dryRun", !r.deleting());
+        m.put("map", map);
+        m.put("storeId", storeId);
+        m.put("graceSeconds", r.grace().toSeconds());
+        m.put("scanned", r.scanned());
+        m.put("referenced", r.referenced());
+        m.put("young", r.young());
+        m.put("orphans", blobs(r.orphans()));
+        m.put("leftovers", blobs(r.leftovers()));
+        m.put("reclaimableBytes", r.reclaimableBytes());
+        m.put("deleted", blobs(r.deleted()));
+        m.put("savedByRecheck", r.savedByRecheck());
+        m.put("failures", r.failures());
+        m.put("exitCode", exit);
+        return m;
+    }
+
+    private static List<Map<String, Object>> blobs(List<StoredBlob> list) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (StoredBlob b : list) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("jobId", b.jobId());
+            e.put("location", b.location());
+            e.put("sizeBytes", b.sizeBytes());
+            e.put("lastModified", b.lastModified().toString());
+            out.add(e);
+        }
+        return out;
+    }
+
+    private static void print(PrintWriter out, GcReport r, String map, String storeId) {
+        out.printf("GC of store %s against map %s, grace %s%s%n", storeId, map,
+                DurationConverter.format(r.grace()), r.deleting() ? "" : ", DRY RUN: nothing deleted");
+        out.printf("  objects scanned     %8d%n", r.scanned());
+        out.printf("  referenced          %8d%n", r.referenced());
+        out.printf("  younger than grace  %8d  (kept)%n", r.young());
+        out.printf("  orphans             %8d%n", r.orphans().size());
+        out.printf("  leftovers           %8d%n", r.leftovers().size());
+        out.printf("  reclaimable         %8s%n", bytes(r.reclaimableBytes()));
+        if (r.deleting()) {
+            out.printf("  deleted             %8d%n", r.deleted().size());
+            if (r.savedByRecheck() > 0) {
+                out.printf("  kept: registered during the run %d%n", r.savedByRecheck());
+            }
+        }
+        for (StoredBlob b : r.orphans()) {
+            out.printf("%s job %d at %s (%s, modified %s)%n", r.deleting() && r.deleted().contains(b) ? "DELETED"
+                    : "ORPHAN", b.jobId(), b.location(), bytes(b.sizeBytes()), b.lastModified());
+        }
+        for (StoredBlob b : r.leftovers()) {
+            out.printf("%s leftover of job %d at %s (%s, modified %s)%n", r.deleting() && r.deleted().contains(b)
+                    ? "DELETED" : "INCOMPLETE", b.jobId(), b.location(), bytes(b.sizeBytes()), b.lastModified());
+        }
+        for (String f : r.failures()) {
+            out.println("FAILED " + f);
+        }
+        if (!r.deleting() && (!r.orphans().isEmpty() || !r.leftovers().isEmpty())) {
+            out.println("Dry run: rerun with --delete to remove them.");
+        }
+        out.flush();
+    }
+}

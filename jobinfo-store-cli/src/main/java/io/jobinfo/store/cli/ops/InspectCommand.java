@@ -1,0 +1,242 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.codec.CodecException;
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeFormatException;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.model.ConnectorJarIdentifier;
+import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/** {@code inspect JOB_ID}: the map value, the envelope header, a verified read and a summary of the job. */
+@Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Shows one job: its map value (pointer or inline), the envelope header of its blob, whether",
+            "the blob verifies against its checksums and its pointer, and a summary of the decoded job. Changes",
+            "nothing."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the job is registered and reads back intact",
+            "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry)",
+            "2:invalid arguments or configuration, or no such job in the map nor the store",
+            "3:the cluster or the store could not be reached"})
+public final class InspectCommand extends OpsCommand {
+
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job id (a key of the job map)")
+    long jobId;
+
+    @Override
+    int execute() {
+        try (OpsSession session = OpsSession.open(connection)) {
+            JobInfoStore store = session.store();
+            Map<String, Object> result = new LinkedHashMap<>();
+            result.put("command", "inspect");
+            result.put("jobId", jobId);
+            result.put("map", session.map().getName());
+            List<String> problems = new ArrayList<>();
+            Object value = session.map().get(jobId);
+            byte[] payload = null;
+            int codecId = -1;
+            if (value instanceof JobInfoPointer p) {
+                result.put("value", "pointer");
+                result.put("pointer", pointer(p));
+                codecId = p.codecId();
+                if (!p.storeId().equals(store.storeId())) {
+                    problems.add("the pointer names store '" + p.storeId() + "' but the configured store is '"
+                            + store.storeId() + "'; inspect with that store's --storage-config");
+                } else {
+                    result.put("location", store.location(jobId));
+                    headerInto(store, result, problems, true);
+                    payload = verifiedPayload(store, result, problems, p);
+                }
+            } else if (value instanceof InlineJobInfo i) {
+                result.put("value", "inline");
+                Map<String, Object> inline = new LinkedHashMap<>();
+                inline.put("initializationTimestamp", i.initializationTimestamp());
+                inline.put("initializedAt", Instant.ofEpochMilli(i.initializationTimestamp()).toString());
+                inline.put("codecId", i.codecId());
+                inline.put("encodedBytes", i.encodedLength());
+                result.put("inline", inline);
+                payload = i.encodedJob();
+                codecId = i.codecId();
+                result.put("location", store.location(jobId));
+                headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
+            } else if (value == null) {
+                result.put("value", "absent");
+                result.put("location", store.location(jobId));
+                if (!headerInto(store, result, problems, false)) {
+                    throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "job " + jobId + " is not in map "
+                            + session.map().getName() + " and store " + store.storeId() + " has no blob for it at "
+                            + store.location(jobId) + "; check the id (the keys of the map are the running jobs,"
+                            + " 'verify' lists them) and --map");
+                }
+                problems.add("orphan: the store holds a blob for this job but the map has no entry (gc removes it"
+                        + " after the grace period)");
+                payload = verifiedPayload(store, result, problems, null);
+                codecId = result.get("header") instanceof Map<?, ?> h && h.get("codecId") instanceof Integer c ? c
+                        : -1;
+            } else {
+                result.put("value", value.getClass().getName());
+                problems.add("the map value is neither a pointer nor an inline job");
+            }
+            if (payload != null) {
+                result.put("job", summary(payload, codecId, problems));
+            }
+            result.put("problems", problems);
+            int exit = problems.isEmpty() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            result.put("exitCode", exit);
+            if (json) {
+                printJson(result);
+            } else {
+                print(out(), result);
+            }
+            return exit;
+        }
+    }
+
+    private static Map<String, Object> pointer(JobInfoPointer p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("storeId", p.storeId());
+        m.put("initializationTimestamp", p.initializationTimestamp());
+        m.put("initializedAt", Instant.ofEpochMilli(p.initializationTimestamp()).toString());
+        m.put("payloadLength", p.payloadLength());
+        m.put("crc32c", String.format("%08x", p.payloadCrc32c()));
+        m.put("sha256Prefix", p.sha256PrefixHex());
+        m.put("codecId", p.codecId());
+        m.put("formatVersion", p.formatVersion());
+        return m;
+    }
+
+    /** Reads the raw header; returns whether a blob exists. */
+    private boolean headerInto(JobInfoStore store, Map<String, Object> result, List<String> problems,
+                               boolean expected) {
+        try (InputStream in = store.openRaw(jobId)) {
+            EnvelopeHeader h = BlobEnvelope.readHeader(in);
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("formatVersion", h.formatVersion());
+            m.put("codecId", h.codecId());
+            m.put("jobId", h.jobId());
+            m.put("payloadLength", h.payloadLength());
+            m.put("blobLength", h.blobLength());
+            m.put("crc32c", String.format("%08x", h.payloadCrc32c()));
+            m.put("sha256", h.sha256Hex());
+            result.put("header", m);
+            return true;
+        } catch (BlobNotFoundException e) {
+            if (expected) {
+                problems.add("the blob is missing: " + e.getMessage());
+            }
+            return false;
+        } catch (EnvelopeFormatException e) {
+            problems.add("the blob's header is invalid: " + e.getMessage());
+            return true;
+        } catch (JobInfoStoreException e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading the blob failed: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading the blob at " + store.location(jobId)
+                    + " failed: " + e, e);
+        }
+    }
+
+    private byte[] verifiedPayload(JobInfoStore store, Map<String, Object> result, List<String> problems,
+                                   JobInfoPointer pointer) {
+        try {
+            VerifiedBlob blob = store.read(jobId);
+            boolean matches = pointer == null || pointer.matches(blob.header());
+            result.put("verified", matches);
+            if (!matches) {
+                problems.add("the blob verifies but does not match its pointer (blob " + blob.header() + ")");
+                return null;
+            }
+            return blob.payload();
+        } catch (BlobNotFoundException e) {
+            result.put("verified", false);
+            return null; // reported with the header
+        } catch (JobInfoStoreException e) {
+            result.put("verified", false);
+            problems.add("the blob fails verification: " + e.getMessage());
+            return null;
+        }
+    }
+
+    private static Map<String, Object> summary(byte[] payload, int codecId, List<String> problems) {
+        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        Map<String, Object> m = new LinkedHashMap<>();
+        if (codecId != codec.id()) {
+            m.put("decoded", false);
+            m.put("note", "codec id " + codecId + " is not known to this tool (it knows " + codec.name() + ", id "
+                    + codec.id() + ")");
+            return m;
+        }
+        try {
+            JobImmutableInformation job = codec.decode(payload);
+            m.put("decoded", true);
+            m.put("jobId", job.jobId());
+            m.put("jobName", job.jobName());
+            m.put("createTime", Instant.ofEpochMilli(job.createTime()).toString());
+            m.put("startWithSavePoint", job.isStartWithSavePoint());
+            m.put("logicalDagBytes", job.logicalDagLength());
+            m.put("jobConfigName", job.jobConfig() == null ? null : job.jobConfig().name());
+            // env option names only: values may be anything a job author typed, credentials included
+            m.put("envOptionKeys", job.jobConfig() == null ? List.of()
+                    : new ArrayList<>(new TreeSet<>(job.jobConfig().envOptions().keySet())));
+            m.put("pluginJars", job.pluginJarsUrls().size());
+            TreeSet<String> connectors = new TreeSet<>();
+            for (ConnectorJarIdentifier c : job.connectorJarIdentifiers()) {
+                connectors.add(c.pluginName());
+            }
+            m.put("connectorJars", job.connectorJarIdentifiers().size());
+            m.put("connectors", new ArrayList<>(connectors));
+            m.put("encodedBytes", payload.length);
+        } catch (CodecException e) {
+            m.put("decoded", false);
+            problems.add("the payload cannot be decoded: " + e.getMessage());
+        }
+        return m;
+    }
+
+    private static void print(PrintWriter out, Map<String, Object> r) {
+        out.printf("Job %s in map %s: %s%n", r.get("jobId"), r.get("map"), r.get("value"));
+        section(out, "pointer", r.get("pointer"));
+        section(out, "inline value", r.get("inline"));
+        if (r.get("location") != null) {
+            out.printf("blob location: %s%n", r.get("location"));
+        }
+        section(out, "envelope header", r.get("header"));
+        if (r.get("verified") != null) {
+            out.printf("verified read: %s%n", Boolean.TRUE.equals(r.get("verified")) ? "OK (length, CRC32C, SHA-256"
+                    + " and pointer match)" : "FAILED");
+        }
+        section(out, "job", r.get("job"));
+        @SuppressWarnings("unchecked")
+        List<String> problems = (List<String>) r.get("problems");
+        for (String p : problems) {
+            out.println("PROBLEM: " + p);
+        }
+        out.println(problems.isEmpty() ? "OK" : "PROBLEMS FOUND");
+        out.flush();
+    }
+
+    private static void section(PrintWriter out, String title, Object value) {
+        if (value instanceof Map<?, ?> m) {
+            out.println(title + ":");
+            m.forEach((k, v) -> out.printf("  %-24s %s%n", k, v));
+        }
+    }
+}

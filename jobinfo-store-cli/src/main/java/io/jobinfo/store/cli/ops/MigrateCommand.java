@@ -1,0 +1,239 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.ops.MigrationReport;
+import io.jobinfo.store.ops.Migrator;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code migrate}: inline values of the job map to pointers (or back, with {@code --rollback}). */
+@Command(name = "migrate", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Moves every inline job of the job map to the store and leaves a pointer in its place",
+            "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator,",
+            "idempotent and resumable: run it again after any interruption until it reports nothing failed.",
+            "--rollback turns pointers back into inline values. Do not run migrate and rollback at once."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
+            "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
+            "2:invalid arguments or configuration; nothing was changed",
+            "3:the cluster or the store could not be reached; nothing was changed"})
+public final class MigrateCommand extends OpsCommand {
+
+    @Option(names = "--dry-run", description = "count entries and bytes only; write nothing")
+    boolean dryRun;
+
+    @Option(names = "--rollback", description = "turn pointers back into inline values (blobs are deleted after each"
+            + " successful compare-and-set)")
+    boolean rollback;
+
+    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
+            description = "entries converted at once, 1..64 (default ${DEFAULT-VALUE})")
+    int parallelism;
+
+    @Option(names = "--attempts", defaultValue = "3", paramLabel = "N",
+            description = "compare-and-set attempts for an entry that keeps changing, 1..100 (default ${DEFAULT-VALUE})")
+    int attempts;
+
+    @Option(names = "--backup-count", defaultValue = "1", paramLabel = "N",
+            description = "backups the map keeps of each entry, for the heap estimate, 0..6 (default ${DEFAULT-VALUE})")
+    int backupCount;
+
+    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
+            description = "${COMPLETION-CANDIDATES}: a bar on a terminal, plain lines otherwise (default"
+                    + " ${DEFAULT-VALUE})")
+    ProgressDisplay.Mode progress;
+
+    @Override
+    int execute() {
+        List<String> problems = new ArrayList<>();
+        if (parallelism < 1 || parallelism > 64) {
+            problems.add("--parallelism must be between 1 and 64, got " + parallelism);
+        }
+        if (attempts < 1 || attempts > 100) {
+            problems.add("--attempts must be between 1 and 100, got " + attempts);
+        }
+        if (backupCount < 0 || backupCount > 6) {
+            problems.add("--backup-count must be between 0 and 6, got " + backupCount);
+        }
+        if (!problems.isEmpty()) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, String.join("; ", problems));
+        }
+        Migrator.Direction direction = rollback ? Migrator.Direction.ROLLBACK : Migrator.Direction.MIGRATE;
+        String verb = (rollback ? "rollback" : "migrate") + (dryRun ? " (dry run)" : "");
+        try (OpsSession session = OpsSession.open(connection)) {
+            ProgressDisplay display = new ProgressDisplay(err(), progress, verb);
+            Migrator migrator = Migrator.builder(session.map(), session.store())
+                    .parallelism(parallelism).maxAttempts(attempts).copies(backupCount + 1)
+                    .listener(new Migrator.Listener() {
+                        @Override
+                        public void started(Migrator.Direction d, int entries) {
+                            display.start(entries);
+                        }
+
+                        @Override
+                        public void entryDone(Migrator.EntryResult result) {
+                            display.step(result.payloadBytes());
+                        }
+                    }).build();
+            // Ctrl-C / SIGTERM: finish the entries in progress, examine no more, print the report (waiting at most
+            // 30 s). Each entry is inline or a valid pointer either way; the hook only makes the report honest.
+            Thread main = Thread.currentThread();
+            CountDownLatch reported = new CountDownLatch(1);
+            Thread hook = new Thread(() -> {
+                migrator.cancel();
+                main.interrupt();
+                try {
+                    reported.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "jobinfo-migrate-shutdown");
+            boolean hooked = addShutdownHook(hook);
+            // the client gives up after --connect-timeout without the cluster: stop instead of failing entry by entry
+            java.util.UUID lifecycle = session.client().getLifecycleService().addLifecycleListener(event -> {
+                if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                    migrator.cancel();
+                }
+            });
+            MigrationReport report;
+            try {
+                report = direction == Migrator.Direction.MIGRATE ? migrator.migrate(dryRun) : migrator.rollback(dryRun);
+            } finally {
+                display.finish();
+                if (hooked) {
+                    removeShutdownHook(hook);
+                }
+                Thread.interrupted(); // the report tells; do not carry the flag into close()
+            }
+            int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            boolean clusterLost = !session.client().getLifecycleService().isRunning();
+            if (clusterLost) {
+                exit = JobInfoStoreCli.EXIT_UNREACHABLE;
+            } else {
+                session.client().getLifecycleService().removeLifecycleListener(lifecycle);
+            }
+            try {
+                if (json) {
+                    printJson(toJson(report, session.store().type(), exit));
+                } else {
+                    printReport(out(), report, session.store().type());
+                }
+                if (clusterLost) {
+                    err().println("jobinfo-store migrate: the connection to the cluster was lost and not regained"
+                            + " within --connect-timeout; every entry is inline or a valid pointer, rerun when the"
+                            + " cluster is reachable");
+                    err().flush();
+                }
+            } finally {
+                reported.countDown();
+            }
+            return exit;
+        }
+    }
+
+    private static boolean addShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().addShutdownHook(hook);
+            return true;
+        } catch (IllegalStateException e) {
+            return false; // already shutting down
+        }
+    }
+
+    private static void removeShutdownHook(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down
+        }
+    }
+
+    static Map<String, Object> toJson(MigrationReport r, String storeType, int exit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        boolean migrate = r.direction() == Migrator.Direction.MIGRATE;
+        m.put("command", migrate ? "migrate" : "rollback");
+        m.put("dryRun", r.dryRun());
+        m.put("map", r.mapName());
+        m.put("storeType", storeType);
+        m.put("storeId", r.storeId());
+        m.put("scanned", r.scanned());
+        m.put(migrate ? "migrated" : "rolledBack", r.converted());
+        m.put("skipped", r.skipped().size());
+        m.put("failed", r.failed().size());
+        m.put("notProcessed", r.notProcessed());
+        m.put("retries", r.retries());
+        m.put("payloadBytes", r.payloadBytes());
+        m.put("clusterHeapFreedBytes", r.clusterHeapFreed());
+        m.put("copies", r.copies());
+        m.put("durationMillis", r.duration().toMillis());
+        m.put("bytesPerSecond", r.duration().toNanos() == 0 ? 0
+                : (long) (r.payloadBytes() / (r.duration().toNanos() / 1e9)));
+        m.put("cancelled", r.cancelled());
+        Map<String, Integer> reasons = new LinkedHashMap<>();
+        r.skippedByReason().forEach((k, v) -> reasons.put(k.name(), v));
+        m.put("skippedByReason", reasons);
+        // entries already in the target shape are only counted (a rerun over a large map would list them all)
+        m.put("skippedEntries", entries(r.skipped().stream().filter(e -> e.reason() != Migrator.Reason.ALREADY_POINTER
+                && e.reason() != Migrator.Reason.ALREADY_INLINE).toList()));
+        m.put("failures", entries(r.failed()));
+        m.put("exitCode", exit);
+        return m;
+    }
+
+    private static List<Map<String, Object>> entries(List<Migrator.EntryResult> results) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (Migrator.EntryResult e : results) {
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("jobId", e.jobId());
+            m.put("reason", e.reason().name());
+            m.put("message", e.describe());
+            list.add(m);
+        }
+        return list;
+    }
+
+    static void printReport(PrintWriter out, MigrationReport r, String storeType) {
+        boolean migrate = r.direction() == Migrator.Direction.MIGRATE;
+        String would = r.dryRun() ? "would be " : "";
+        out.printf("%s of map %s %s store %s (%s)%s%n", migrate ? "Migration" : "Rollback", r.mapName(),
+                migrate ? "to" : "from", r.storeId(), storeType, r.dryRun() ? ", DRY RUN: nothing was changed" : "");
+        out.printf("  entries examined    %8d%s%n", r.scanned() - r.notProcessed(),
+                r.notProcessed() > 0 ? " (" + r.notProcessed() + " not reached: interrupted)" : "");
+        double secs = Math.max(1e-3, r.duration().toNanos() / 1e9);
+        out.printf("  %-19s %8d  (%s %s, %s/s)%n", would + (migrate ? "migrated" : "rolled back"), r.converted(),
+                bytes(r.payloadBytes()), migrate ? (r.dryRun() ? "to write" : "written") : (r.dryRun() ? "to read"
+                        : "read back"), bytes((long) (r.payloadBytes() / secs)));
+        StringBuilder reasons = new StringBuilder();
+        r.skippedByReason().forEach((k, v) -> reasons.append(reasons.length() == 0 ? "  (" : ", ")
+                .append(k.text()).append(": ").append(v));
+        if (reasons.length() > 0) {
+            reasons.append(')');
+        }
+        out.printf("  skipped             %8d%s%n", r.skipped().size(), reasons);
+        out.printf("  failed              %8d%n", r.failed().size());
+        if (r.retries() > 0) {
+            out.printf("  retried (changed meanwhile) %d time(s)%n", r.retries());
+        }
+        out.printf("  cluster heap %s %s  (estimate: inline minus pointer value bytes, %d copies)%n",
+                r.clusterHeapFreed() >= 0 ? (r.dryRun() ? "to free " : "freed   ")
+                        : (r.dryRun() ? "to use  " : "used    "), bytes(Math.abs(r.clusterHeapFreed())), r.copies());
+        out.printf("  took %s%n", DurationConverter.format(r.duration()));
+        if (!r.failed().isEmpty()) {
+            out.println("Failed (each entry is unchanged; fix the cause and rerun):");
+            for (Migrator.EntryResult e : r.failed()) {
+                out.printf("  job %d: %s%n", e.jobId(), e.describe());
+            }
+        }
+        if (r.cancelled()) {
+            out.println("Interrupted: rerun to finish; entries already converted are skipped.");
+        }
+        out.flush();
+    }
+}

@@ -1,0 +1,60 @@
+package io.jobinfo.store.cli.ops;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.jobinfo.store.config.ByteSize;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** What the operations commands share: connection options, {@code --json}, error reporting and exit codes. */
+abstract class OpsCommand implements Callable<Integer> {
+
+    static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    ConnectionOptions connection;
+
+    @Option(names = "--json", description = "print the report as one JSON object on standard output")
+    boolean json;
+
+    @Override
+    public final Integer call() {
+        try {
+            return execute();
+        } catch (OpsException e) {
+            err().println("jobinfo-store " + spec.name() + ": " + e.getMessage());
+            err().flush();
+            return e.exitCode();
+        }
+    }
+
+    /** Runs the command and returns its exit code; throws {@link OpsException} for errors the operator must fix. */
+    abstract int execute();
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    void printJson(Object value) {
+        try {
+            out().println(JSON.writeValueAsString(value));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("report not serializable", e);
+        }
+        out().flush();
+    }
+
+    static String bytes(long n) {
+        return n < 0 ? "-" + ByteSize.format(-n) : ByteSize.format(n);
+    }
+}

@@ -1,0 +1,154 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.ops.Verifier;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
+@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Checks that every pointer of the job map resolves to a blob whose length and checksums match,",
+            "and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of",
+            "interrupted writes. Changes nothing."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
+            "1:something is wrong (listed): a broken pointer, an inline value, an orphan or a leftover",
+            "2:invalid arguments or configuration",
+            "3:the cluster or the store could not be reached"})
+public final class VerifyCommand extends OpsCommand {
+
+    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
+            description = "blobs verified at once, 1..64 (default ${DEFAULT-VALUE})")
+    int parallelism;
+
+    @Option(names = "--ignore-younger-than", defaultValue = "0s", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "orphans and leftovers younger than this are listed but not counted as problems (submits"
+                    + " in flight); default ${DEFAULT-VALUE}")
+    Duration ignoreYoungerThan;
+
+    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
+            description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    ProgressDisplay.Mode progress;
+
+    @Override
+    int execute() {
+        if (parallelism < 1 || parallelism > 64) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--parallelism must be between 1 and 64, got "
+                    + parallelism);
+        }
+        try (OpsSession session = OpsSession.open(connection)) {
+            ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
+            Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC());
+            Verifier.Report report;
+            try {
+                display.start(session.map().size());
+                report = verifier.run(id -> display.step(0));
+            } catch (JobInfoStoreException e) {
+                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                        + e.getMessage(), e);
+            } finally {
+                display.finish();
+            }
+            List<StoredBlob> oldOrphans = old(report, report.orphans());
+            List<StoredBlob> oldLeftovers = old(report, report.incomplete());
+            boolean ok = report.broken().isEmpty() && report.inline().isEmpty() && oldOrphans.isEmpty()
+                    && oldLeftovers.isEmpty();
+            int exit = ok ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            if (json) {
+                printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
+            } else {
+                print(out(), report, session.map().getName(), session.store().storeId(), ok);
+            }
+            return exit;
+        }
+    }
+
+    private List<StoredBlob> old(Verifier.Report report, List<StoredBlob> blobs) {
+        List<StoredBlob> old = new ArrayList<>();
+        for (StoredBlob b : blobs) {
+            if (Verifier.age(report, b).compareTo(ignoreYoungerThan) >= 0) {
+                old.add(b);
+            }
+        }
+        return old;
+    }
+
+    private Map<String, Object> toJson(Verifier.Report r, String map, String storeId, int exit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("command", "verify");
+        m.put("map", map);
+        m.put("storeId", storeId);
+        m.put("entries", r.entries());
+        m.put("validPointers", r.validPointers());
+        List<Map<String, Object>> broken = new ArrayList<>();
+        for (Verifier.Problem p : r.broken()) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("jobId", p.jobId());
+            e.put("location", p.location());
+            e.put("reason", p.reason());
+            broken.add(e);
+        }
+        m.put("broken", broken);
+        List<Map<String, Object>> inline = new ArrayList<>();
+        for (Verifier.InlineEntry i : r.inline()) {
+            inline.add(Map.of("jobId", i.jobId(), "encodedBytes", i.encodedBytes()));
+        }
+        m.put("inline", inline);
+        m.put("orphans", blobs(r, r.orphans()));
+        m.put("incomplete", blobs(r, r.incomplete()));
+        m.put("exitCode", exit);
+        return m;
+    }
+
+    private List<Map<String, Object>> blobs(Verifier.Report r, List<StoredBlob> list) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (StoredBlob b : list) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("jobId", b.jobId());
+            e.put("location", b.location());
+            e.put("sizeBytes", b.sizeBytes());
+            e.put("ageSeconds", Verifier.age(r, b).toSeconds());
+            e.put("counted", Verifier.age(r, b).compareTo(ignoreYoungerThan) >= 0);
+            out.add(e);
+        }
+        return out;
+    }
+
+    private void print(PrintWriter out, Verifier.Report r, String map, String storeId, boolean ok) {
+        out.printf("Verify of map %s against store %s%n", map, storeId);
+        out.printf("  entries             %8d%n", r.entries());
+        out.printf("  valid pointers      %8d%n", r.validPointers());
+        out.printf("  broken pointers     %8d%n", r.broken().size());
+        out.printf("  inline values       %8d%s%n", r.inline().size(), r.inline().isEmpty() ? ""
+                : "  (run 'migrate' to move them to the store)");
+        out.printf("  orphan blobs        %8d%s%n", r.orphans().size(), r.orphans().isEmpty() ? ""
+                : "  (run 'gc' to list, 'gc --delete' to remove those past the grace period)");
+        out.printf("  incomplete writes   %8d%n", r.incomplete().size());
+        for (Verifier.Problem p : r.broken()) {
+            out.printf("BROKEN job %d at %s: %s%n", p.jobId(), p.location(), p.reason());
+        }
+        for (Verifier.InlineEntry i : r.inline()) {
+            out.printf("INLINE job %d (%s in the map)%n", i.jobId(), bytes(i.encodedBytes()));
+        }
+        for (StoredBlob b : r.orphans()) {
+            out.printf("ORPHAN job %d at %s (%s, age %s)%n", b.jobId(), b.location(), bytes(b.sizeBytes()),
+                    DurationConverter.format(Verifier.age(r, b)));
+        }
+        for (StoredBlob b : r.incomplete()) {
+            out.printf("INCOMPLETE job %d at %s (%s, age %s)%n", b.jobId(), b.location(), bytes(b.sizeBytes()),
+                    DurationConverter.format(Verifier.age(r, b)));
+        }
+        out.println(ok ? "OK" : "PROBLEMS FOUND");
+        out.flush();
+    }
+}
