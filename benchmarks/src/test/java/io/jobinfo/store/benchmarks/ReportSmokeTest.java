@@ -15,6 +15,19 @@ import org.junit.jupiter.api.io.TempDir;
 class ReportSmokeTest {
 
     @Test
+    void theReadmeCommandParses() throws Exception {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        String line = readme.lines().filter(l -> l.contains("benchmarks/target/benchmarks.jar report")).findFirst()
+                .orElseThrow(() -> new AssertionError("README.md shows no benchmarks command"));
+        String args = line.substring(line.indexOf("benchmarks.jar") + "benchmarks.jar".length()).replace("`", "")
+                .trim();
+        BenchOptions o = BenchOptions.parse(args.split("\\s+"));
+        assertThat(o.command).isEqualTo("report");
+        assertThat(o.jobs).isEqualTo(1000);
+        assertThat(o.blobBytes).isEqualTo(200 * 1024);
+    }
+
+    @Test
     @Timeout(180)
     void quickRunWritesTheReportAndItsCharts(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("report");
