@@ -287,9 +287,10 @@ final class ReportWriter {
                         + " (system ticker; sameThread = maintenance on the caller's thread)");
             }
         }
-        jmhRow("encodeAndChecksums", "what submit does before I/O: Kryo encode, CRC32C, SHA-256, envelope");
+        jmhRow("encodeAndChecksums", "what submit does before I/O: Kryo encode into a buffer with header room,"
+                + " CRC32C, SHA-256, header written in place");
         jmhRow("checksumsOnly", "CRC32C + SHA-256 of the same payload");
-        jmhRow("encodeOnly", "Kryo encode alone");
+        jmhRow("encodeOnly", "Kryo encode alone, returning an exact-size array (one more copy)");
         jmhRow("crc32cOnly", "CRC32C alone: " + gbs(payload() / m.median("jmh.crc32cOnly") / 1e3) + " GB/s");
         jmhRow("sha256Only", "SHA-256 alone: " + gbs(payload() / m.median("jmh.sha256Only") / 1e3) + " GB/s");
         md.append('\n');

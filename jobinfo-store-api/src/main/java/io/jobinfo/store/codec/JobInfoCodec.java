@@ -27,6 +27,20 @@ public interface JobInfoCodec<T> {
     byte[] encode(T value);
 
     /**
+     * Encodes {@code value} after {@code headerRoom} free bytes of the returned buffer, so that an envelope header can
+     * be written in front without copying the payload. Codecs that can write into a buffer of their own override
+     * this; the default copies the result of {@link #encode(Object)}.
+     *
+     * @throws IllegalArgumentException {@code value} holds something the codec cannot represent
+     */
+    default EncodedPayload encode(T value, int headerRoom) {
+        byte[] payload = encode(value);
+        byte[] buffer = new byte[headerRoom + payload.length];
+        System.arraycopy(payload, 0, buffer, headerRoom, payload.length);
+        return new EncodedPayload(buffer, headerRoom, payload.length);
+    }
+
+    /**
      * Decodes a payload this codec wrote.
      *
      * @throws CodecException the bytes are not a valid encoding (truncated, or a newer schema)

@@ -75,6 +75,20 @@ public final class KryoJobInfoCodec implements JobInfoCodec<JobImmutableInformat
         }
     }
 
+    /** Writes straight into Kryo's buffer after the header room: the logical DAG is copied once, no more. */
+    @Override
+    public EncodedPayload encode(JobImmutableInformation value, int headerRoom) {
+        Kryo kryo = pool.obtain();
+        try {
+            Output out = new Output(headerRoom + value.logicalDagLength() + 4096, -1);
+            out.setPosition(headerRoom);
+            kryo.writeObject(out, value);
+            return new EncodedPayload(out.getBuffer(), headerRoom, out.position() - headerRoom);
+        } finally {
+            pool.free(kryo);
+        }
+    }
+
     @Override
     public JobImmutableInformation decode(byte[] payload) throws CodecException {
         Kryo kryo = pool.obtain();

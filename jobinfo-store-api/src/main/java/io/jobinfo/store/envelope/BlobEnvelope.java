@@ -1,5 +1,6 @@
 package io.jobinfo.store.envelope;
 
+import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.spi.BlobSource;
 import java.io.IOException;
 import java.io.InputStream;
@@ -30,6 +31,26 @@ public final class BlobEnvelope {
         byte[] out = Arrays.copyOf(header.toBytes(), EnvelopeHeader.LENGTH + payload.length);
         System.arraycopy(payload, 0, out, EnvelopeHeader.LENGTH, payload.length);
         return out;
+    }
+
+    /**
+     * Builds the envelope around a payload encoded with header room ({@code payload.offset()} must be
+     * {@link EnvelopeHeader#LENGTH}): computes the checksums, writes the header into the room, and returns it. The
+     * envelope is then {@code payload.buffer()[0 .. LENGTH + payload.length())}; nothing is copied.
+     */
+    public static EnvelopeHeader wrapInPlace(long jobId, int codecId, EncodedPayload payload) {
+        if (payload.offset() != EnvelopeHeader.LENGTH) {
+            throw new IllegalArgumentException("the payload must leave exactly " + EnvelopeHeader.LENGTH
+                    + " bytes of header room, not " + payload.offset());
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(payload.buffer(), payload.offset(), payload.length());
+        MessageDigest sha = sha256();
+        sha.update(payload.buffer(), payload.offset(), payload.length());
+        EnvelopeHeader header = new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, payload.length(),
+                (int) crc.getValue(), sha.digest());
+        System.arraycopy(header.toBytes(), 0, payload.buffer(), 0, EnvelopeHeader.LENGTH);
+        return header;
     }
 
     /** The header an envelope of {@code payload} carries. */

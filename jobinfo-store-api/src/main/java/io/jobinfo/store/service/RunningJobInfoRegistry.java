@@ -17,6 +17,7 @@ import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
 import com.hazelcast.map.listener.MapEvictedListener;
 import io.jobinfo.store.codec.CodecException;
+import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
@@ -34,7 +35,6 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -202,12 +202,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     public JobInfoPointer submit(long jobId, long initializationTimestamp, T job) throws JobInfoStoreException {
         Objects.requireNonNull(job, "job");
         long start = System.nanoTime();
-        byte[] payload = codec.encode(job);
-        EnvelopeHeader header = BlobEnvelope.headerFor(jobId, codec.id(), payload);
-        byte[] envelope = concat(header.toBytes(), payload);
+        EncodedPayload payload = codec.encode(job, EnvelopeHeader.LENGTH);
+        EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), payload);
         long writerEpoch = requireEpoch();
         observer.beforeBlobWrite(jobId);
-        writeStore.create(jobId, BlobSource.ofBytes(envelope));
+        writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0, EnvelopeHeader.LENGTH + payload.length()));
         observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         Object previous;
@@ -235,16 +234,16 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (previous instanceof JobInfoPointer existing && existing.sameBlobAs(pointer)) {
                 pointer = existing;
             } else if (previous instanceof InlineJobInfo inline && inline.codecId() == codec.id()
-                    && Arrays.equals(inline.encodedJob(), payload)) {
+                    && payload.contentEquals(inline.encodedJob())) {
                 LOG.debug("job {} is registered inline with identical content; left inline", jobId);
                 return pointer;
             } else {
                 throw new JobInfoConflictException(jobId, writeStore.location(jobId), "registered: " + previous);
             }
         }
-        if (payload.length <= cacheConfig.maxEntryBytes()) {
+        if (payload.length() <= cacheConfig.maxEntryBytes()) {
             synchronized (insertLock) {
-                cache.put(jobId, new Cached<>(pointer.initializationTimestamp(), job, weigh(payload.length)));
+                cache.put(jobId, new Cached<>(pointer.initializationTimestamp(), job, weigh(payload.length())));
                 cache.cleanUp();
             }
         }
@@ -608,12 +607,6 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private static int weigh(long payloadLength) {
         // payload plus a fixed allowance for the decoded object's shell
         return (int) Math.min(Integer.MAX_VALUE, payloadLength + 256);
-    }
-
-    private static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
-        return out;
     }
 
     private record Cached<T>(long initializationTimestamp, T job, int weight) {

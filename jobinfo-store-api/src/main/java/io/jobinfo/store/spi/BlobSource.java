@@ -21,15 +21,22 @@ public interface BlobSource {
     /** A source over an in-memory array; the array must not be modified afterwards. */
     static BlobSource ofBytes(byte[] bytes) {
         Objects.requireNonNull(bytes, "bytes");
+        return ofBytes(bytes, 0, bytes.length);
+    }
+
+    /** A source over {@code length} bytes of {@code bytes} from {@code offset}; not copied, must not change. */
+    static BlobSource ofBytes(byte[] bytes, int offset, int length) {
+        Objects.requireNonNull(bytes, "bytes");
+        Objects.checkFromIndexSize(offset, length, bytes.length);
         return new BlobSource() {
             @Override
             public long length() {
-                return bytes.length;
+                return length;
             }
 
             @Override
             public InputStream open() {
-                return new ByteArrayInputStream(bytes);
+                return new ByteArrayInputStream(bytes, offset, length);
             }
         };
     }

@@ -33,6 +33,31 @@ class KryoJobInfoCodecTest {
     }
 
     @Test
+    void encodingWithHeaderRoomBuildsTheSameEnvelopeWithoutCopies() throws Exception {
+        JobImmutableInformation job = new JobGenerator(9).generate(31, 150_000);
+        byte[] plain = codec.encode(job);
+        EncodedPayload roomy = codec.encode(job, io.jobinfo.store.envelope.EnvelopeHeader.LENGTH);
+        assertThat(roomy.toByteArray()).isEqualTo(plain);
+        assertThat(roomy.contentEquals(plain)).isTrue();
+
+        var header = io.jobinfo.store.envelope.BlobEnvelope.wrapInPlace(31, codec.id(), roomy);
+        byte[] inPlace = java.util.Arrays.copyOf(roomy.buffer(), header.blobLength() > Integer.MAX_VALUE ? 0
+                : (int) header.blobLength());
+        assertThat(inPlace).isEqualTo(io.jobinfo.store.envelope.BlobEnvelope.wrap(31, codec.id(), plain));
+        // and the default (copying) implementation of other codecs agrees
+        JobInfoCodec<JobImmutableInformation> viaDefault = new JobInfoCodec<>() {
+            @Override public int id() { return codec.id(); }
+            @Override public String name() { return "default"; }
+            @Override public Class<JobImmutableInformation> type() { return JobImmutableInformation.class; }
+            @Override public byte[] encode(JobImmutableInformation value) { return codec.encode(value); }
+            @Override public JobImmutableInformation decode(byte[] payload) throws CodecException {
+                return codec.decode(payload);
+            }
+        };
+        assertThat(viaDefault.encode(job, 68).toByteArray()).isEqualTo(plain);
+    }
+
+    @Test
     void generatorHitsTheRequestedSize() {
         for (int target : new int[] {8_000, 50_000, 200_000, 1_000_000}) {
             int size = codec.encode(new JobGenerator(1).generate(1, target)).length;
