@@ -50,6 +50,11 @@ interface DemoBackend extends AutoCloseable {
 
     /** A store the user configured; nothing is started or removed. */
     static DemoBackend configured(JobInfoStorageConfig config, Path from) {
+        return given(config, config.type() + " store " + config.namespace() + " (from " + from + ")");
+    }
+
+    /** A store that exists already (the user's); nothing is started or removed. */
+    static DemoBackend given(JobInfoStorageConfig config, String description) {
         return new DemoBackend() {
             @Override
             public JobInfoStorageConfig config() {
@@ -58,7 +63,7 @@ interface DemoBackend extends AutoCloseable {
 
             @Override
             public String describe() {
-                return config.type() + " store " + config.namespace() + " (from " + from + ")";
+                return description;
             }
 
             @Override

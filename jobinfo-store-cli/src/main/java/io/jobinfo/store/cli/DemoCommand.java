@@ -66,6 +66,18 @@ final class DemoCommand implements Callable<Integer> {
         "(an existing S3 bucket, HDFS cluster or directory) instead of an embedded one"})
     Path storageConfig;
 
+    @Option(names = "--s3-endpoint", description = {"with --store s3: an existing S3 endpoint (AWS, MinIO...) instead of",
+        "the in-JVM server; credentials come from the AWS default chain (AWS_ACCESS_KEY_ID, ...)"})
+    java.net.URI s3Endpoint;
+
+    @Option(names = "--s3-bucket", defaultValue = "jobinfo-demo",
+            description = "with --s3-endpoint: an existing bucket (default ${DEFAULT-VALUE})")
+    String s3Bucket;
+
+    @Option(names = "--fs-default-fs", description = {"with --store hdfs: an existing file system, such as",
+        "hdfs://namenode:8020, instead of the in-JVM MiniDFSCluster"})
+    java.net.URI fsDefaultFs;
+
     @Option(names = "--members", defaultValue = "3", description = "cluster members (2..7; default ${DEFAULT-VALUE})")
     int members;
 
@@ -147,6 +159,19 @@ final class DemoCommand implements Callable<Integer> {
                     long hits = restored.cacheStats().hitCount() - hitsBefore;
                     long misses = restored.cacheStats().missCount() - missesBefore;
 
+                    long cachedBytes = restored.cachedBytes();
+
+                    // job end: pointer first, then blob, as a coordinator does when each job finishes
+                    err.printf("ending all %d jobs (pointer, then blob)%n", jobs);
+                    long removeStart = System.nanoTime();
+                    int removed = 0;
+                    for (long id : digests.keySet()) {
+                        removed += restored.remove(id) ? 1 : 0;
+                    }
+                    long removeMillis = (System.nanoTime() - removeStart) / 1_000_000;
+                    long blobsLeft = newMasterStore.list().stream().filter(b -> !b.incomplete()
+                            && digests.containsKey(b.jobId())).count();
+
                     Map<String, Object> summary = new LinkedHashMap<>();
                     summary.put("store", masterStore.type());
                     summary.put("members", members);
@@ -166,7 +191,10 @@ final class DemoCommand implements Callable<Integer> {
                     summary.put("restoreMillis", report.duration().toMillis());
                     summary.put("restoreParallelism", restoreParallelism);
                     summary.put("cacheHitRatio", hits + misses == 0 ? 0 : round((double) hits / (hits + misses), 3));
-                    summary.put("cachedBytes", restored.cachedBytes());
+                    summary.put("removed", removed);
+                    summary.put("blobsLeftAfterRemoval", blobsLeft);
+                    summary.put("removeMillis", removeMillis);
+                    summary.put("cachedBytes", cachedBytes);
                     summary.put("cacheMaxBytes", cacheMaxBytes);
                     if (json) {
                         out.println(new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT)
@@ -178,7 +206,8 @@ final class DemoCommand implements Callable<Integer> {
                     for (var failure : report.failed().values()) {
                         err.println("FAILED: " + failure.getMessage());
                     }
-                    return report.complete() && mismatches.get() == 0 ? JobInfoStoreCli.EXIT_OK
+                    return report.complete() && mismatches.get() == 0 && removed == jobs && blobsLeft == 0
+                            ? JobInfoStoreCli.EXIT_OK
                             : JobInfoStoreCli.EXIT_PROBLEMS;
                 }
             }
@@ -208,6 +237,15 @@ final class DemoCommand implements Callable<Integer> {
         if (storeDir != null && store != StoreType.local) {
             problems.append("--store-dir applies to --store local only\n");
         }
+        if (s3Endpoint != null && store != StoreType.s3) {
+            problems.append("--s3-endpoint applies to --store s3 only\n");
+        }
+        if (fsDefaultFs != null && store != StoreType.hdfs) {
+            problems.append("--fs-default-fs applies to --store hdfs only\n");
+        }
+        if (storageConfig != null && (s3Endpoint != null || fsDefaultFs != null)) {
+            problems.append("give either --storage-config or --s3-endpoint/--fs-default-fs, not both\n");
+        }
         if (storageConfig != null && storeDir != null) {
             problems.append("give either --storage-config or --store-dir, not both\n");
         }
@@ -228,8 +266,17 @@ final class DemoCommand implements Callable<Integer> {
         }
         return switch (store) {
             case local -> DemoBackend.local(storeDir);
-            case s3 -> new EmbeddedS3Server();
-            case hdfs -> new EmbeddedHdfs();
+            case s3 -> s3Endpoint == null ? new EmbeddedS3Server() : DemoBackend.given(
+                    io.jobinfo.store.config.JobInfoStorageConfig.builder("s3")
+                            .namespace("jobinfo-demo/" + java.util.UUID.randomUUID())
+                            .option("s3.endpoint", s3Endpoint.toString())
+                            .option("s3.bucket", s3Bucket).build(),
+                    "S3 bucket " + s3Bucket + " at " + s3Endpoint);
+            case hdfs -> fsDefaultFs == null ? new EmbeddedHdfs() : DemoBackend.given(
+                    io.jobinfo.store.config.JobInfoStorageConfig.builder("hdfs")
+                            .namespace("/tmp/jobinfo-demo-" + java.util.UUID.randomUUID())
+                            .option("fs.defaultFS", fsDefaultFs.toString()).build(),
+                    "HDFS " + fsDefaultFs);
         };
     }
 
@@ -252,6 +299,8 @@ final class DemoCommand implements Callable<Integer> {
         out.printf("| %-38s | %31s |%n", "restored / failed / mismatched", s.get("restored") + " / "
                 + s.get("failed") + " / " + s.get("mismatched"));
         out.printf("| %-38s | %31s |%n", "cache hit ratio after restore", s.get("cacheHitRatio"));
+        out.printf("| %-38s | %31s |%n", "jobs ended / blobs left after", s.get("removed") + " / "
+                + s.get("blobsLeftAfterRemoval") + " (" + s.get("removeMillis") + " ms)");
         out.printf("| %-38s | %31s |%n", "cache bytes / bound", ByteSize.format((Long) s.get("cachedBytes")) + " / "
                 + ByteSize.format((Long) s.get("cacheMaxBytes")));
         out.println("+----------------------------------------+---------------------------------+");

@@ -42,8 +42,10 @@ class DemoCommandTest {
         assertThat(summary.get("submitP99Millis").asDouble()).isPositive();
         assertThat(summary.get("restoreMillis").asLong()).isNotNegative();
         assertThat(summary.get("cacheHitRatio").asDouble()).isEqualTo(1.0);
+        assertThat(summary.get("removed").asInt()).isEqualTo(12);
+        assertThat(summary.get("blobsLeftAfterRemoval").asInt()).isZero();
         try (var files = Files.list(dir)) {
-            assertThat(files.filter(p -> p.toString().endsWith(".jobinfo")).count()).isEqualTo(12);
+            assertThat(files.filter(p -> p.toString().endsWith(".jobinfo")).count()).as("ended jobs' blobs").isZero();
         }
         assertThat(err.toString()).contains("killing the master").contains("submitted 12/12");
     }
@@ -71,6 +73,10 @@ class DemoCommandTest {
         assertThat(err.toString()).contains("tape");
 
         err.getBuffer().setLength(0);
+        assertThat(run("demo", "--store", "local", "--s3-endpoint", "http://127.0.0.1:9000")).isEqualTo(2);
+        assertThat(err.toString()).contains("--s3-endpoint applies to --store s3 only");
+
+        err.getBuffer().setLength(0);
         assertThat(run("no-such-command")).isEqualTo(2);
         assertThat(err.toString()).contains("no-such-command");
     }
@@ -94,6 +100,38 @@ class DemoCommandTest {
     }
 
     @Test
+    void theDemoRunsOnAGivenS3EndpointWithCredentialsFromTheDefaultChain() throws Exception {
+        try (EmbeddedS3Server server = new EmbeddedS3Server()) {
+            // the AWS default chain reads these system properties first
+            System.setProperty("aws.accessKeyId", server.config().option("s3.access-key"));
+            System.setProperty("aws.secretAccessKey", server.config().option("s3.secret-key"));
+            try {
+                int exit = run("demo", "--store", "s3", "--s3-endpoint", server.config().option("s3.endpoint"),
+                        "--s3-bucket", EmbeddedS3Server.BUCKET, "--jobs", "3", "--blob-size", "10KiB", "--json");
+                assertThat(exit).as(err.toString()).isZero();
+                JsonNode summary = new ObjectMapper().readTree(out.toString());
+                assertThat(summary.get("restored").asInt()).isEqualTo(3);
+                assertThat(summary.get("blobsLeftAfterRemoval").asInt()).isZero();
+            } finally {
+                System.clearProperty("aws.accessKeyId");
+                System.clearProperty("aws.secretAccessKey");
+            }
+        }
+    }
+
+    @Test
+    void theDemoRunsOnAGivenHdfs() throws Exception {
+        try (EmbeddedHdfs hdfs = new EmbeddedHdfs()) {
+            int exit = run("demo", "--store", "hdfs", "--fs-default-fs", hdfs.config().option("fs.defaultFS"),
+                    "--jobs", "3", "--blob-size", "10KiB", "--json");
+            assertThat(exit).as(err.toString()).isZero();
+            JsonNode summary = new ObjectMapper().readTree(out.toString());
+            assertThat(summary.get("store").asText()).isEqualTo("hdfs");
+            assertThat(summary.get("restored").asInt()).isEqualTo(3);
+        }
+    }
+
+    @Test
     void theDemoRunsOnAStoreGivenByAStorageConfig(@TempDir Path dir) throws Exception {
         Path yaml = Files.writeString(dir.resolve("jobinfo.yaml"), """
                 jobinfo-storage:
@@ -102,8 +140,9 @@ class DemoCommandTest {
                 """.formatted(dir.resolve("blobs")));
         int exit = run("demo", "--storage-config", yaml.toString(), "--jobs", "4", "--blob-size", "10KiB", "--json");
         assertThat(exit).as(err.toString()).isZero();
+        assertThat(new ObjectMapper().readTree(out.toString()).get("restored").asInt()).isEqualTo(4);
         try (var files = Files.list(dir.resolve("blobs"))) {
-            assertThat(files.count()).isEqualTo(4);
+            assertThat(files.count()).as("the demo ends its jobs on a store it did not create").isZero();
         }
 
         Path bad = Files.writeString(dir.resolve("bad.yaml"), """
