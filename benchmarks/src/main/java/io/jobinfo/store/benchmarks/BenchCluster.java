@@ -107,7 +107,9 @@ final class BenchCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             boolean settled = true;
             for (HazelcastInstance m : live()) {
-                settled &= m.getCluster().getMembers().size() == size && m.getPartitionService().isClusterSafe();
+                settled &= m.getCluster().getMembers().size() == size
+                        && m.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null)
+                        && m.getPartitionService().isClusterSafe();
             }
             if (settled) {
                 return;

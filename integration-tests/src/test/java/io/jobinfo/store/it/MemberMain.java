@@ -120,7 +120,9 @@ public final class MemberMain {
                             if (w.length < 3 || Integer.parseInt(w[2]) == size) {
                                 try {
                                     safe = java.util.concurrent.CompletableFuture
-                                            .supplyAsync(() -> hz.getPartitionService().isClusterSafe(), workers)
+                                            .supplyAsync(() -> hz.getPartitionService().getPartitions().stream()
+                                                    .allMatch(p -> p.getOwner() != null) // arranges them first
+                                                    && hz.getPartitionService().isClusterSafe(), workers)
                                             .get(5, java.util.concurrent.TimeUnit.SECONDS);
                                 } catch (Exception e) {
                                     safe = false;
@@ -205,6 +207,9 @@ public final class MemberMain {
         Config config = new Config();
         config.setClusterName(cluster);
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        // a write whose synchronous backup was not acknowledged fails (IndeterminateOperationStateException, which the
+        // registry reports as an unknown outcome) instead of returning as if it had been backed up
+        config.setProperty("hazelcast.operation.fail.on.indeterminate.state", "true");
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.partition.count", "71");
         config.setProperty("hazelcast.max.no.heartbeat.seconds", "6");

@@ -34,6 +34,9 @@ public final class HazelcastTestCluster implements AutoCloseable {
         Config config = new Config();
         config.setClusterName(clusterName);
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        // a write whose synchronous backup was not acknowledged fails (IndeterminateOperationStateException, which the
+        // registry reports as an unknown outcome) instead of returning as if it had been backed up
+        config.setProperty("hazelcast.operation.fail.on.indeterminate.state", "true");
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.partition.count", "71");
         config.setProperty("hazelcast.merge.first.run.delay.seconds", "5");
@@ -123,7 +126,10 @@ public final class HazelcastTestCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             boolean all = true;
             for (HazelcastInstance m : members()) {
-                if (m.getCluster().getMembers().size() != size || !m.getPartitionService().isClusterSafe()) {
+                // getOwner() also triggers the first partition arrangement: isClusterSafe() alone is true before it
+                if (m.getCluster().getMembers().size() != size
+                        || !m.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null)
+                        || !m.getPartitionService().isClusterSafe()) {
                     all = false;
                 }
             }

@@ -206,7 +206,18 @@ final class DemoCommand implements Callable<Integer> {
                     for (var failure : report.failed().values()) {
                         err.println("FAILED: " + failure.getMessage());
                     }
-                    return report.complete() && mismatches.get() == 0 && removed == jobs && blobsLeft == 0
+                    if (report.restored().size() + report.failed().size() != jobs) {
+                        err.printf("FAILED: the new master found %d of the %d submitted jobs in the map%n",
+                                report.restored().size() + report.failed().size(), jobs);
+                    }
+                    if (removed != jobs) {
+                        err.printf("FAILED: only %d of %d jobs were registered when they were ended%n", removed, jobs);
+                    }
+                    if (blobsLeft != 0) {
+                        err.printf("FAILED: %d blobs of ended jobs are still stored%n", blobsLeft);
+                    }
+                    return report.complete() && report.restored().size() == jobs && mismatches.get() == 0
+                            && removed == jobs && blobsLeft == 0
                             ? JobInfoStoreCli.EXIT_OK
                             : JobInfoStoreCli.EXIT_PROBLEMS;
                 }

@@ -32,6 +32,9 @@ final class EmbeddedCluster implements AutoCloseable {
     private static Config config(String clusterName) {
         Config config = new Config().setClusterName(clusterName);
         config.setProperty("hazelcast.phone.home.enabled", "false");
+        // a write whose synchronous backup was not acknowledged fails (IndeterminateOperationStateException, which the
+        // registry reports as an unknown outcome) instead of returning as if it had been backed up
+        config.setProperty("hazelcast.operation.fail.on.indeterminate.state", "true");
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
@@ -90,7 +93,10 @@ final class EmbeddedCluster implements AutoCloseable {
         while (System.nanoTime() < deadline) {
             boolean settled = true;
             for (HazelcastInstance m : live()) {
-                settled &= m.getCluster().getMembers().size() == size && m.getPartitionService().isClusterSafe();
+                // getOwner() also triggers the first partition arrangement: isClusterSafe() alone is true before it
+                settled &= m.getCluster().getMembers().size() == size
+                        && m.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null)
+                        && m.getPartitionService().isClusterSafe();
             }
             if (settled) {
                 return;

@@ -31,7 +31,7 @@ class DemoCommandTest {
     void theDemoRestoresEveryJobAndReportsThePointerSaving(@TempDir Path dir) throws Exception {
         int exit = run("demo", "--jobs", "12", "--blob-size", "100KiB", "--store-dir", dir.toString(), "--json");
 
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(err + "\n" + out).isZero();
         JsonNode summary = new ObjectMapper().readTree(out.toString());
         assertThat(summary.get("jobs").asInt()).isEqualTo(12);
         assertThat(summary.get("restored").asInt()).isEqualTo(12);
@@ -53,7 +53,7 @@ class DemoCommandTest {
     @Test
     void theTableNamesTheFiguresThatMatter() {
         int exit = run("demo", "--jobs", "3", "--blob-size", "20KiB", "--members", "2");
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(err + "\n" + out).isZero();
         assertThat(out.toString()).contains("cluster IMap bytes per job").contains("submit p50 / p99")
                 .contains("restore all, verified").contains("cache hit ratio");
     }
@@ -84,7 +84,7 @@ class DemoCommandTest {
     @Test
     void theDemoRunsOnAnInJvmS3Server() throws Exception {
         int exit = run("demo", "--store", "s3", "--jobs", "6", "--blob-size", "50KiB", "--json");
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(err + "\n" + out).isZero();
         JsonNode summary = new ObjectMapper().readTree(out.toString());
         assertThat(summary.get("store").asText()).isEqualTo("s3");
         assertThat(summary.get("restored").asInt()).isEqualTo(6);
@@ -93,7 +93,7 @@ class DemoCommandTest {
     @Test
     void theDemoRunsOnAnInJvmHdfs() throws Exception {
         int exit = run("demo", "--store", "hdfs", "--jobs", "4", "--blob-size", "20KiB", "--json");
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(err + "\n" + out).isZero();
         JsonNode summary = new ObjectMapper().readTree(out.toString());
         assertThat(summary.get("store").asText()).isEqualTo("hdfs");
         assertThat(summary.get("restored").asInt()).isEqualTo(4);
@@ -108,7 +108,7 @@ class DemoCommandTest {
             try {
                 int exit = run("demo", "--store", "s3", "--s3-endpoint", server.config().option("s3.endpoint"),
                         "--s3-bucket", EmbeddedS3Server.BUCKET, "--jobs", "3", "--blob-size", "10KiB", "--json");
-                assertThat(exit).as(err.toString()).isZero();
+                assertThat(exit).as(err + "\n" + out).isZero();
                 JsonNode summary = new ObjectMapper().readTree(out.toString());
                 assertThat(summary.get("restored").asInt()).isEqualTo(3);
                 assertThat(summary.get("blobsLeftAfterRemoval").asInt()).isZero();
@@ -124,7 +124,7 @@ class DemoCommandTest {
         try (EmbeddedHdfs hdfs = new EmbeddedHdfs()) {
             int exit = run("demo", "--store", "hdfs", "--fs-default-fs", hdfs.config().option("fs.defaultFS"),
                     "--jobs", "3", "--blob-size", "10KiB", "--json");
-            assertThat(exit).as(err.toString()).isZero();
+            assertThat(exit).as(err + "\n" + out).isZero();
             JsonNode summary = new ObjectMapper().readTree(out.toString());
             assertThat(summary.get("store").asText()).isEqualTo("hdfs");
             assertThat(summary.get("restored").asInt()).isEqualTo(3);
@@ -139,7 +139,7 @@ class DemoCommandTest {
                   namespace: %s
                 """.formatted(dir.resolve("blobs")));
         int exit = run("demo", "--storage-config", yaml.toString(), "--jobs", "4", "--blob-size", "10KiB", "--json");
-        assertThat(exit).as(err.toString()).isZero();
+        assertThat(exit).as(err + "\n" + out).isZero();
         assertThat(new ObjectMapper().readTree(out.toString()).get("restored").asInt()).isEqualTo(4);
         try (var files = Files.list(dir.resolve("blobs"))) {
             assertThat(files.count()).as("the demo ends its jobs on a store it did not create").isZero();
