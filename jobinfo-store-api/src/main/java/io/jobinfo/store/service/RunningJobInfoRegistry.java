@@ -63,6 +63,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Submit</b> writes the blob first (write-once), then puts the pointer if absent; only a submit that returns is
  * acknowledged. A failed submit leaves no pointer, at most an orphan blob that garbage collection removes.
+ * Run the members with {@code hazelcast.operation.fail.on.indeterminate.state=true}: otherwise Hazelcast returns from a
+ * pointer write whose synchronous backup was never acknowledged as if it had been, and a crash of that one member can
+ * lose an acknowledged job.
  *
  * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads; blobs above
  * {@code max-entry-bytes} are served but not cached). A cache hit makes no network call. Blobs are verified (length,
