@@ -73,6 +73,48 @@ interface DemoBackend extends AutoCloseable {
         };
     }
 
+    /** An S3 server in this JVM over a temporary directory (removed on close). */
+    static DemoBackend inJvmS3() throws Exception {
+        Path dir = Files.createTempDirectory("jobinfo-demo-s3-");
+        io.jobinfo.store.cli.embedded.InJvmS3Server server =
+                new io.jobinfo.store.cli.embedded.InJvmS3Server(dir, "jobinfo-demo");
+        return around(server.config("seatunnel/jobinfo"), "S3 bucket " + server.bucket() + " on an in-JVM S3Proxy at "
+                + server.endpoint(), server, dir);
+    }
+
+    /** An HDFS in this JVM over a temporary directory (removed on close). */
+    static DemoBackend inJvmHdfs() throws Exception {
+        Path dir = Files.createTempDirectory("jobinfo-demo-hdfs-");
+        io.jobinfo.store.cli.embedded.InJvmHdfs hdfs = new io.jobinfo.store.cli.embedded.InJvmHdfs(dir);
+        return around(hdfs.config("/seatunnel/jobinfo"), "HDFS " + hdfs.fsDefaultFs()
+                + "/seatunnel/jobinfo (in-JVM MiniDFSCluster)", hdfs, dir);
+    }
+
+    private static DemoBackend around(JobInfoStorageConfig config, String description, AutoCloseable server,
+                                      Path dir) {
+        return new DemoBackend() {
+            @Override
+            public JobInfoStorageConfig config() {
+                return config;
+            }
+
+            @Override
+            public String describe() {
+                return description;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    server.close();
+                } catch (Exception e) {
+                    System.err.println("stopping the demo's server failed: " + e);
+                }
+                deleteRecursively(dir);
+            }
+        };
+    }
+
     static void deleteRecursively(Path root) {
         if (!Files.exists(root)) {
             return;

@@ -277,13 +277,13 @@ final class DemoCommand implements Callable<Integer> {
         }
         return switch (store) {
             case local -> DemoBackend.local(storeDir);
-            case s3 -> s3Endpoint == null ? new EmbeddedS3Server() : DemoBackend.given(
+            case s3 -> s3Endpoint == null ? DemoBackend.inJvmS3() : DemoBackend.given(
                     io.jobinfo.store.config.JobInfoStorageConfig.builder("s3")
                             .namespace("jobinfo-demo/" + java.util.UUID.randomUUID())
                             .option("s3.endpoint", s3Endpoint.toString())
                             .option("s3.bucket", s3Bucket).build(),
                     "S3 bucket " + s3Bucket + " at " + s3Endpoint);
-            case hdfs -> fsDefaultFs == null ? new EmbeddedHdfs() : DemoBackend.given(
+            case hdfs -> fsDefaultFs == null ? DemoBackend.inJvmHdfs() : DemoBackend.given(
                     io.jobinfo.store.config.JobInfoStorageConfig.builder("hdfs")
                             .namespace("/tmp/jobinfo-demo-" + java.util.UUID.randomUUID())
                             .option("fs.defaultFS", fsDefaultFs.toString()).build(),

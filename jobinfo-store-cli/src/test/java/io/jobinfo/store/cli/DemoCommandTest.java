@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jobinfo.store.cli.embedded.InJvmHdfs;
+import io.jobinfo.store.cli.embedded.InJvmS3Server;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -100,14 +102,14 @@ class DemoCommandTest {
     }
 
     @Test
-    void theDemoRunsOnAGivenS3EndpointWithCredentialsFromTheDefaultChain() throws Exception {
-        try (EmbeddedS3Server server = new EmbeddedS3Server()) {
+    void theDemoRunsOnAGivenS3EndpointWithCredentialsFromTheDefaultChain(@TempDir Path dir) throws Exception {
+        try (InJvmS3Server server = new InJvmS3Server(dir, "existing-bucket")) {
             // the AWS default chain reads these system properties first
-            System.setProperty("aws.accessKeyId", server.config().option("s3.access-key"));
-            System.setProperty("aws.secretAccessKey", server.config().option("s3.secret-key"));
+            System.setProperty("aws.accessKeyId", server.config("x").option("s3.access-key"));
+            System.setProperty("aws.secretAccessKey", server.config("x").option("s3.secret-key"));
             try {
-                int exit = run("demo", "--store", "s3", "--s3-endpoint", server.config().option("s3.endpoint"),
-                        "--s3-bucket", EmbeddedS3Server.BUCKET, "--jobs", "3", "--blob-size", "10KiB", "--json");
+                int exit = run("demo", "--store", "s3", "--s3-endpoint", server.endpoint().toString(),
+                        "--s3-bucket", server.bucket(), "--jobs", "3", "--blob-size", "10KiB", "--json");
                 assertThat(exit).as(err + "\n" + out).isZero();
                 JsonNode summary = new ObjectMapper().readTree(out.toString());
                 assertThat(summary.get("restored").asInt()).isEqualTo(3);
@@ -120,9 +122,9 @@ class DemoCommandTest {
     }
 
     @Test
-    void theDemoRunsOnAGivenHdfs() throws Exception {
-        try (EmbeddedHdfs hdfs = new EmbeddedHdfs()) {
-            int exit = run("demo", "--store", "hdfs", "--fs-default-fs", hdfs.config().option("fs.defaultFS"),
+    void theDemoRunsOnAGivenHdfs(@TempDir Path dir) throws Exception {
+        try (InJvmHdfs hdfs = new InJvmHdfs(dir)) {
+            int exit = run("demo", "--store", "hdfs", "--fs-default-fs", hdfs.fsDefaultFs(),
                     "--jobs", "3", "--blob-size", "10KiB", "--json");
             assertThat(exit).as(err + "\n" + out).isZero();
             JsonNode summary = new ObjectMapper().readTree(out.toString());
