@@ -1,16 +1,12 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.cli.embedded.Directories;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.StoredBlob;
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * Where the blobs of one scenario go: a store configuration (opened through {@link JobInfoStores#open}, as users do)
@@ -72,36 +68,13 @@ interface Backend extends AutoCloseable {
 
             @Override
             public void clear(String ns) {
-                deleteRecursively(root.resolve(ns));
+                Directories.deleteRecursively(root.resolve(ns));
             }
 
             @Override
             public void close() {
-                deleteRecursively(root);
+                Directories.deleteRecursively(root);
             }
         };
-    }
-
-    static void deleteRecursively(Path root) {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try {
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path d, IOException exc) throws IOException {
-                    Files.deleteIfExists(d);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            System.err.println("could not remove " + root + ": " + e);
-        }
     }
 }

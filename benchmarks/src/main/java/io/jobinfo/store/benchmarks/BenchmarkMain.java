@@ -1,5 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.cli.embedded.Directories;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,6 +14,9 @@ import java.util.Map;
  * raw CSV, PNG charts) to {@code docs/benchmarks/}.
  */
 public final class BenchmarkMain {
+
+    /** First port of the benchmark clusters\' members (tests use 5801+, the demo 5901+). */
+    static final int CLUSTER_PORT = 6001;
 
     private BenchmarkMain() {
     }
@@ -80,7 +84,7 @@ public final class BenchmarkMain {
         double minutes = (System.nanoTime() - start) / 6e10;
         Path readme = new ReportWriter(o, m, stores, notMeasured, described, timeline, minutes).write(o.out);
         if (tempWork) {
-            Backend.deleteRecursively(work);
+            Directories.deleteRecursively(work);
         }
         return readme;
     }

@@ -1,6 +1,8 @@
 package io.jobinfo.store.benchmarks;
 
 import com.hazelcast.core.HazelcastInstance;
+import io.jobinfo.store.cli.embedded.Directories;
+import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
@@ -57,7 +59,7 @@ final class CacheBoundBenchmark {
         for (int i = 0; i < ids.length; i++) {
             ids[i] = 770_000_000_000_000L + i * 7919L;
         }
-        try (BenchCluster cluster = new BenchCluster(o.members);
+        try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-bench");
              JobInfoStore store = JobInfoStores.open(config)) {
             HazelcastInstance writerMember = cluster.master();
             HazelcastInstance readerMember = cluster.successor();
@@ -158,7 +160,7 @@ final class CacheBoundBenchmark {
                         oneEntry, (liveMax - liveBefore) / 1048576.0, stats.hitRate());
             }
         } finally {
-            Backend.deleteRecursively(dir);
+            Directories.deleteRecursively(dir);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.cli.embedded.Directories;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -44,6 +45,6 @@ final class DurableWriteAnchor {
     }
 
     void clear() {
-        Backend.deleteRecursively(dir);
+        Directories.deleteRecursively(dir);
     }
 }

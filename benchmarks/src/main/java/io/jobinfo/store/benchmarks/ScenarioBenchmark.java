@@ -3,6 +3,7 @@ package io.jobinfo.store.benchmarks;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
@@ -14,7 +15,9 @@ import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -23,8 +26,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Items 1-3 of the report, side by side in every round: the inline baseline ({@code IMap<Long, InlineJobInfo>}, one
@@ -76,7 +77,7 @@ final class ScenarioBenchmark {
     }
 
     private void inlineRound() {
-        try (BenchCluster cluster = new BenchCluster(o.members)) {
+        try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-bench")) {
             HazelcastInstance master = cluster.master();
             HazelcastInstance successor = cluster.successor();
             IMap<Long, InlineJobInfo> map = master.getMap(INLINE_MAP);
@@ -123,7 +124,7 @@ final class ScenarioBenchmark {
         String name = backend.name();
         boolean local = name.equals("local");
         backend.clear(ns);
-        try (BenchCluster cluster = new BenchCluster(o.members);
+        try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-bench");
              JobInfoStore masterStore = backend.open(ns);
              JobInfoStore successorStore = backend.open(ns)) {
             HazelcastInstance master = cluster.master();
@@ -282,7 +283,12 @@ final class ScenarioBenchmark {
 
     static void gc() {
         System.gc();
-        BenchCluster.sleep(200);
+        try {
+            Thread.sleep(200);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     static void log(String format, Object... args) {

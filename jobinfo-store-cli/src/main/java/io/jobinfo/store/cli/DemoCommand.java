@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.ByteSize;
 import io.jobinfo.store.config.CacheConfig;
@@ -42,6 +43,8 @@ final class DemoCommand implements Callable<Integer> {
 
     static final String POINTER_MAP = RunningJobInfoRegistry.DEFAULT_MAP_NAME;
     static final String INLINE_MAP = "demo_inline_runningJobInfo";
+    /** First port of the demo's members (tests use 5801+, the benchmarks 6001+). */
+    static final int DEMO_PORT = 5901;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -106,7 +109,7 @@ final class DemoCommand implements Callable<Integer> {
 
         try (DemoBackend backend = openBackend()) {
             err.printf("starting %d Hazelcast members and the %s store (%s)%n", members, store, backend.describe());
-            try (EmbeddedCluster cluster = new EmbeddedCluster(members);
+            try (InJvmCluster cluster = new InJvmCluster(members, DEMO_PORT, "jobinfo-demo");
                  JobInfoStore masterStore = JobInfoStores.open(backend.config())) {
                 HazelcastInstance master = cluster.master();
                 Map<Long, byte[]> digests = new ConcurrentHashMap<>();

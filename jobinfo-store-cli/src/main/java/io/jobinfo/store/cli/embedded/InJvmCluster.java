@@ -1,4 +1,4 @@
-package io.jobinfo.store.benchmarks;
+package io.jobinfo.store.cli.embedded;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
@@ -12,19 +12,24 @@ import java.util.List;
 import java.util.UUID;
 
 /**
- * A real Hazelcast cluster of several members in this JVM: loopback only, TCP/IP join on ports 6001+ (tests use
- * 5801+, the demo 5901+), a cluster name of its own, one synchronous backup (Hazelcast's default, as in SeaTunnel's
- * {@code engine_runningJobInfo}).
+ * Hazelcast members in this JVM, for the demo and the benchmarks: loopback only, TCP/IP join on {@value #PORTS} ports
+ * from a base port, a cluster name of their own, one synchronous backup (Hazelcast's default, as in SeaTunnel's
+ * {@code engine_runningJobInfo}). A write whose backup is not acknowledged fails instead of returning as if it were
+ * backed up. Not for production.
  */
-final class BenchCluster implements AutoCloseable {
+public final class InJvmCluster implements AutoCloseable {
 
-    static final int BASE_PORT = 6001;
-    static final int PORTS = 20;
+    public static final int PORTS = 20;
 
     private final List<HazelcastInstance> members = new ArrayList<>();
 
-    BenchCluster(int size, int basePort) {
-        String name = "jobinfo-bench-" + UUID.randomUUID();
+    /**
+     * Starts {@code size} members and waits until every partition has an owner and the cluster is safe.
+     *
+     * @throws IllegalStateException the cluster did not settle within 60 s (the members are stopped)
+     */
+    public InJvmCluster(int size, int basePort, String namePrefix) {
+        String name = namePrefix + "-" + UUID.randomUUID();
         try {
             for (int i = 0; i < size; i++) {
                 members.add(Hazelcast.newHazelcastInstance(config(name, basePort)));
@@ -36,17 +41,16 @@ final class BenchCluster implements AutoCloseable {
         }
     }
 
-    BenchCluster(int size) {
-        this(size, BASE_PORT);
-    }
-
-    static Config config(String clusterName, int basePort) {
+    private static Config config(String clusterName, int basePort) {
         Config config = new Config().setClusterName(clusterName);
         config.setProperty("hazelcast.phone.home.enabled", "false");
         config.setProperty("hazelcast.logging.type", "slf4j");
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
         config.setProperty("hazelcast.max.no.heartbeat.seconds", "10");
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        // a write whose synchronous backup was not acknowledged fails (IndeterminateOperationStateException, which the
+        // registry reports as an unknown outcome) instead of returning as if it had been backed up
+        config.setProperty("hazelcast.operation.fail.on.indeterminate.state", "true");
         config.getJetConfig().setEnabled(false);
         config.getNetworkConfig().setPort(basePort).setPortCount(PORTS).getInterfaces().setEnabled(true)
                 .addInterface("127.0.0.1");
@@ -61,14 +65,14 @@ final class BenchCluster implements AutoCloseable {
     }
 
     /** Live members, oldest (the master) first. */
-    List<HazelcastInstance> live() {
+    public List<HazelcastInstance> live() {
         List<HazelcastInstance> live = new ArrayList<>();
         for (HazelcastInstance m : members) {
             if (m.getLifecycleService().isRunning()) {
                 live.add(m);
             }
         }
-        live.sort(Comparator.comparingInt(BenchCluster::indexInMemberList));
+        live.sort(Comparator.comparingInt(InJvmCluster::indexInMemberList));
         return live;
     }
 
@@ -83,17 +87,24 @@ final class BenchCluster implements AutoCloseable {
         return Integer.MAX_VALUE;
     }
 
-    HazelcastInstance master() {
+    /** The oldest live member: Hazelcast's master, where the coordinator runs. */
+    public HazelcastInstance master() {
         return live().get(0);
     }
 
     /** The member that becomes master when the current one dies: the second oldest. */
-    HazelcastInstance successor() {
+    public HazelcastInstance successor() {
         return live().get(1);
     }
 
+    /** Crashes {@code member} (no graceful leave) and waits until the others have settled without it. */
+    public void crash(HazelcastInstance member) {
+        member.getLifecycleService().terminate();
+        awaitSize(live().size());
+    }
+
     /** Cluster-wide entry cost of a map: owned plus backup entries on every live member. */
-    long entryMemoryCost(String mapName) {
+    public long entryMemoryCost(String mapName) {
         long total = 0;
         for (HazelcastInstance m : live()) {
             LocalMapStats s = m.getMap(mapName).getLocalMapStats();
@@ -102,11 +113,13 @@ final class BenchCluster implements AutoCloseable {
         return total;
     }
 
-    void awaitSize(int size) {
+    /** Waits until {@code size} members see each other, every partition has an owner and the cluster is safe. */
+    public void awaitSize(int size) {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
             boolean settled = true;
             for (HazelcastInstance m : live()) {
+                // getOwner() also triggers the first partition arrangement: isClusterSafe() alone is true before it
                 settled &= m.getCluster().getMembers().size() == size
                         && m.getPartitionService().getPartitions().stream().allMatch(p -> p.getOwner() != null)
                         && m.getPartitionService().isClusterSafe();
@@ -114,18 +127,14 @@ final class BenchCluster implements AutoCloseable {
             if (settled) {
                 return;
             }
-            sleep(20);
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while the cluster settles", e);
+            }
         }
-        throw new IllegalStateException("the benchmark cluster did not settle at " + size + " members in 60 s");
-    }
-
-    static void sleep(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
+        throw new IllegalStateException("the in-JVM cluster did not settle at " + size + " members in 60 s");
     }
 
     @Override
