@@ -6,16 +6,38 @@ import java.util.Objects;
 /**
  * An encoded job inside a larger buffer: {@code length} bytes from {@code offset}, with {@code offset} free bytes in
  * front for the envelope header, so the envelope is built around the payload without copying it.
- *
- * @param buffer the buffer; not copied, must not be modified by others
- * @param offset where the payload starts (the room left for the header)
- * @param length payload length
  */
-public record EncodedPayload(byte[] buffer, int offset, int length) {
+public final class EncodedPayload {
+    private final byte[] buffer;
+    private final int offset;
+    private final int length;
 
-    public EncodedPayload {
+    /**
+     * @param buffer the buffer; not copied, must not be modified by others
+     * @param offset where the payload starts (the room left for the header)
+     * @param length payload length
+     */
+    public EncodedPayload(byte[] buffer, int offset, int length) {
         Objects.requireNonNull(buffer, "buffer");
-        Objects.checkFromIndexSize(offset, length, buffer.length);
+        if (offset < 0 || length < 0 || offset > buffer.length - length) {
+            throw new IndexOutOfBoundsException("Range [" + offset + ", " + offset + " + " + length
+                    + ") out of bounds for length " + buffer.length);
+        }
+        this.buffer = buffer;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    public byte[] buffer() {
+        return buffer;
+    }
+
+    public int offset() {
+        return offset;
+    }
+
+    public int length() {
+        return length;
     }
 
     /** A copy of the payload bytes alone. */
@@ -25,6 +47,42 @@ public record EncodedPayload(byte[] buffer, int offset, int length) {
 
     /** Whether the payload equals {@code other}, without copying. */
     public boolean contentEquals(byte[] other) {
-        return Arrays.equals(buffer, offset, offset + length, other, 0, other.length);
+        if (other.length != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (buffer[offset + i] != other[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        EncodedPayload other = (EncodedPayload) o;
+        return java.util.Objects.equals(buffer, other.buffer)
+                && offset == other.offset
+                && length == other.length;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + java.util.Objects.hashCode(buffer);
+        h = 31 * h + offset;
+        h = 31 * h + length;
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "EncodedPayload[buffer=" + buffer + ", offset=" + offset + ", length=" + length + "]";
     }
 }

@@ -6,47 +6,78 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
-import io.jobinfo.store.model.ConnectorJarIdentifier;
-import io.jobinfo.store.model.JobConfig;
-import io.jobinfo.store.model.JobImmutableInformation;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
- * Kryo encoding of {@link JobImmutableInformation}, codec id {@value #ID}.
+ * Kryo encoding of an engine's own job description class, codec id {@value #ID}: the engine brings the class and a
+ * Kryo {@link Serializer} for it that writes every field explicitly.
  *
- * <p>Kryo runs with registration required and one explicit serializer that writes every field in a fixed order
- * after a schema byte, so no class name ever enters the data and decoding never instantiates a class the bytes name.
- * Kryo instances are not thread-safe; a bounded {@link Pool} lends one per call.
+ * <p>Kryo runs with registration required and only the value class registered (under the given registration id,
+ * with the given serializer), and the value is written with {@code writeObject}, so no class name or class id ever
+ * enters the data and decoding never instantiates a class the bytes name. A serializer that tries to write or read a
+ * nested object of an unregistered class fails with a {@link KryoException} (an {@link IllegalArgumentException} from
+ * {@link #encode}, a {@link CodecException} from {@link #decode}).
+ *
+ * <p>Kryo instances are not thread-safe; a bounded {@link Pool} lends one per call. The serializer instance is shared
+ * by all pooled Kryo instances, so it must be stateless (most explicit serializers are).
+ *
+ * @param <T> the job description type; immutable
  */
-public final class KryoJobInfoCodec implements JobInfoCodec<JobImmutableInformation> {
+public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
 
+    /** The codec id of Kryo-encoded job descriptions. */
     public static final int ID = 1;
-    private static final int SCHEMA = 1;
-    private static final int REGISTRATION_ID = 100;
+    /** The first registration id Kryo leaves free (0..9 are its primitive and String registrations). */
+    public static final int MIN_REGISTRATION_ID = 10;
+    private static final String NAME = "kryo-jobinfo-v1";
+    private static final int DEFAULT_BUFFER = 8192;
 
-    private static final byte T_STRING = 1;
-    private static final byte T_LONG = 2;
-    private static final byte T_INT = 3;
-    private static final byte T_DOUBLE = 4;
-    private static final byte T_BOOLEAN = 5;
+    private final Class<T> type;
+    private final ToIntFunction<? super T> sizeHint;
+    private final Pool<Kryo> pool;
 
-    private final Pool<Kryo> pool = new Pool<>(true, false, Math.max(4, Runtime.getRuntime().availableProcessors() * 2)) {
-        @Override
-        protected Kryo create() {
-            Kryo kryo = new Kryo();
-            kryo.setRegistrationRequired(true);
-            kryo.setReferences(false);
-            kryo.register(JobImmutableInformation.class, new JobSerializer(), REGISTRATION_ID);
-            return kryo;
+    /**
+     * A codec for {@code type} that starts each encoding in an 8 KiB buffer and lets it grow.
+     *
+     * @see #KryoJobInfoCodec(Class, Serializer, int, ToIntFunction)
+     */
+    public KryoJobInfoCodec(Class<T> type, Serializer<T> serializer, int registrationId) {
+        this(type, serializer, registrationId, value -> DEFAULT_BUFFER);
+    }
+
+    /**
+     * A codec for {@code type}.
+     *
+     * @param type           the job description class, registered with Kryo
+     * @param serializer     writes and reads every field of {@code type} explicitly; stateless (shared by threads)
+     * @param registrationId Kryo registration id of {@code type}, at least {@value #MIN_REGISTRATION_ID}; it is not
+     *                       written to the data, but must be the same wherever the serializer looks classes up
+     * @param sizeHint       about how many bytes {@code value} encodes to; the first buffer gets this size (plus the
+     *                       header room), so a good hint means the payload is never copied while encoding
+     * @throws IllegalArgumentException {@code registrationId} is below {@value #MIN_REGISTRATION_ID}
+     * @throws NullPointerException     an argument is null (the message names it)
+     */
+    public KryoJobInfoCodec(Class<T> type, Serializer<T> serializer, int registrationId,
+                            ToIntFunction<? super T> sizeHint) {
+        this.type = Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(serializer, "serializer");
+        this.sizeHint = Objects.requireNonNull(sizeHint, "sizeHint");
+        if (registrationId < MIN_REGISTRATION_ID) {
+            throw new IllegalArgumentException("Kryo registration id " + registrationId + " of " + type.getName()
+                    + " is taken by Kryo's own registrations; use " + MIN_REGISTRATION_ID + " or more");
         }
-    };
+        this.pool = new Pool<Kryo>(true, false, Math.max(4, Runtime.getRuntime().availableProcessors() * 2)) {
+            @Override
+            protected Kryo create() {
+                Kryo kryo = new Kryo();
+                kryo.setRegistrationRequired(true);
+                kryo.setReferences(false);
+                kryo.register(type, serializer, registrationId);
+                return kryo;
+            }
+        };
+    }
 
     @Override
     public int id() {
@@ -55,175 +86,70 @@ public final class KryoJobInfoCodec implements JobInfoCodec<JobImmutableInformat
 
     @Override
     public String name() {
-        return "kryo-jobinfo-v1";
+        return NAME;
     }
 
     @Override
-    public Class<JobImmutableInformation> type() {
-        return JobImmutableInformation.class;
+    public Class<T> type() {
+        return type;
     }
 
     @Override
-    public byte[] encode(JobImmutableInformation value) {
+    public byte[] encode(T value) {
         Kryo kryo = pool.obtain();
         try {
-            Output out = new Output(value.logicalDagLength() + 4096, -1);
+            Output out = new Output(bufferSize(value, 0), -1);
             kryo.writeObject(out, value);
             return out.toBytes();
+        } catch (KryoException e) {
+            throw new IllegalArgumentException(NAME + ": cannot encode the job description: " + e.getMessage(), e);
         } finally {
             pool.free(kryo);
         }
     }
 
-    /** Writes straight into Kryo's buffer after the header room: the logical DAG is copied once, no more. */
+    /** Writes straight into Kryo's buffer after the header room: with a good size hint, no copy of the payload. */
     @Override
-    public EncodedPayload encode(JobImmutableInformation value, int headerRoom) {
+    public EncodedPayload encode(T value, int headerRoom) {
         Kryo kryo = pool.obtain();
         try {
-            Output out = new Output(headerRoom + value.logicalDagLength() + 4096, -1);
+            Output out = new Output(bufferSize(value, headerRoom), -1);
             out.setPosition(headerRoom);
             kryo.writeObject(out, value);
             return new EncodedPayload(out.getBuffer(), headerRoom, out.position() - headerRoom);
+        } catch (KryoException e) {
+            throw new IllegalArgumentException(NAME + ": cannot encode the job description: " + e.getMessage(), e);
         } finally {
             pool.free(kryo);
         }
     }
 
     @Override
-    public JobImmutableInformation decode(byte[] payload) throws CodecException {
+    public T decode(byte[] payload) throws CodecException {
         Kryo kryo = pool.obtain();
         try {
             Input in = new Input(payload);
-            JobImmutableInformation value = kryo.readObject(in, JobImmutableInformation.class);
+            T value = kryo.readObject(in, type);
             if (in.position() != payload.length) {
-                throw new CodecException("kryo-jobinfo-v1: " + (payload.length - in.position())
+                throw new CodecException(NAME + ": " + (payload.length - in.position())
                         + " unexpected bytes after the job description");
             }
             return value;
         } catch (KryoException | IllegalArgumentException | IndexOutOfBoundsException e) {
-            throw new CodecException("kryo-jobinfo-v1: cannot decode the job description: " + e.getMessage(), e);
+            throw new CodecException(NAME + ": cannot decode the job description: " + e.getMessage(), e);
         } finally {
             pool.free(kryo);
         }
     }
 
-    private static final class JobSerializer extends Serializer<JobImmutableInformation> {
-        JobSerializer() {
-            setImmutable(true);
-        }
+    private int bufferSize(T value, int headerRoom) {
+        Objects.requireNonNull(value, "value");
+        long size = (long) headerRoom + Math.max(64, sizeHint.applyAsInt(value));
+        return (int) Math.min(Integer.MAX_VALUE - 8, size);
+    }
 
-        @Override
-        public void write(Kryo kryo, Output out, JobImmutableInformation job) {
-            out.writeByte(SCHEMA);
-            out.writeLong(job.jobId());
-            out.writeString(job.jobName());
-            out.writeBoolean(job.isStartWithSavePoint());
-            out.writeLong(job.createTime());
-            out.writeVarInt(job.logicalDagLength(), true);
-            try {
-                job.writeLogicalDagTo(out);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            out.writeString(job.jobConfig().name());
-            out.writeVarInt(job.jobConfig().envOptions().size(), true);
-            for (Map.Entry<String, Object> e : job.jobConfig().envOptions().entrySet()) {
-                out.writeString(e.getKey());
-                Object v = e.getValue();
-                if (v instanceof String s) {
-                    out.writeByte(T_STRING);
-                    out.writeString(s);
-                } else if (v instanceof Long l) {
-                    out.writeByte(T_LONG);
-                    out.writeVarLong(l, false);
-                } else if (v instanceof Integer i) {
-                    out.writeByte(T_INT);
-                    out.writeVarInt(i, false);
-                } else if (v instanceof Double d) {
-                    out.writeByte(T_DOUBLE);
-                    out.writeDouble(d);
-                } else if (v instanceof Boolean b) {
-                    out.writeByte(T_BOOLEAN);
-                    out.writeBoolean(b);
-                } else {
-                    throw new IllegalArgumentException("env option '" + e.getKey() + "' cannot be encoded");
-                }
-            }
-            out.writeVarInt(job.pluginJarsUrls().size(), true);
-            for (String url : job.pluginJarsUrls()) {
-                out.writeString(url);
-            }
-            out.writeVarInt(job.connectorJarIdentifiers().size(), true);
-            for (ConnectorJarIdentifier c : job.connectorJarIdentifiers()) {
-                out.writeVarLong(c.connectorJarId(), false);
-                out.writeString(c.type());
-                out.writeString(c.pluginName());
-                out.writeString(c.storagePath());
-                out.writeString(c.fileName());
-            }
-        }
-
-        @Override
-        public JobImmutableInformation read(Kryo kryo, Input in, Class<? extends JobImmutableInformation> type) {
-            int schema = in.readByte();
-            if (schema != SCHEMA) {
-                throw new IllegalArgumentException("unknown schema " + schema + " (this reader knows " + SCHEMA
-                        + "); upgrade jobinfo-store");
-            }
-            long jobId = in.readLong();
-            String jobName = required(in.readString(), "jobName");
-            boolean savePoint = in.readBoolean();
-            long createTime = in.readLong();
-            int dagLength = in.readVarInt(true);
-            if (dagLength < 0 || dagLength > in.limit() - in.position()) {
-                throw new IllegalArgumentException("logical DAG length " + dagLength + " exceeds the payload");
-            }
-            byte[] dag = in.readBytes(dagLength);
-            String configName = required(in.readString(), "jobConfig.name");
-            int options = count(in, "env options");
-            Map<String, Object> env = new LinkedHashMap<>();
-            for (int i = 0; i < options; i++) {
-                String key = required(in.readString(), "env option key");
-                byte tag = in.readByte();
-                Object v = switch (tag) {
-                    case T_STRING -> in.readString();
-                    case T_LONG -> in.readVarLong(false);
-                    case T_INT -> in.readVarInt(false);
-                    case T_DOUBLE -> in.readDouble();
-                    case T_BOOLEAN -> in.readBoolean();
-                    default -> throw new IllegalArgumentException("unknown env option value tag " + tag);
-                };
-                env.put(key, v);
-            }
-            int jars = count(in, "plugin jar urls");
-            List<String> urls = new ArrayList<>(jars);
-            for (int i = 0; i < jars; i++) {
-                urls.add(required(in.readString(), "plugin jar url"));
-            }
-            int connectors = count(in, "connector jars");
-            Set<ConnectorJarIdentifier> ids = new LinkedHashSet<>();
-            for (int i = 0; i < connectors; i++) {
-                ids.add(new ConnectorJarIdentifier(in.readVarLong(false), required(in.readString(), "type"),
-                        required(in.readString(), "pluginName"), required(in.readString(), "storagePath"),
-                        required(in.readString(), "fileName")));
-            }
-            return new JobImmutableInformation(jobId, jobName, savePoint, createTime, dag,
-                    new JobConfig(configName, env), urls, ids);
-        }
-
-        private static int count(Input in, String what) {
-            int n = in.readVarInt(true);
-            if (n < 0 || n > in.limit() - in.position()) {
-                throw new IllegalArgumentException("implausible count of " + what + ": " + n);
-            }
-            return n;
-        }
-
-        private static String required(String s, String what) {
-            if (s == null) {
-                throw new IllegalArgumentException(what + " is missing");
-            }
-            return s;
-        }
+    @Override
+    public String toString() {
+        return NAME + "(" + type.getName() + ")";
     }
 }

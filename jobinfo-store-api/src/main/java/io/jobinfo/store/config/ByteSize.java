@@ -16,8 +16,8 @@ public final class ByteSize {
      * @throws IllegalArgumentException with a message naming the accepted forms
      */
     public static long parse(Object value) {
-        if (value instanceof Number n) {
-            return n.longValue();
+        if (value instanceof Number) {
+            return ((Number) value).longValue();
         }
         String text = String.valueOf(value);
         Matcher m = SIZE.matcher(text);
@@ -26,13 +26,23 @@ public final class ByteSize {
                     + " unit: 64KiB, 64MiB, 1GiB");
         }
         long n = Long.parseLong(m.group(1));
-        int shift = switch (m.group(2).toLowerCase(Locale.ROOT)) {
-            case "k" -> 10;
-            case "m" -> 20;
-            case "g" -> 30;
-            case "t" -> 40;
-            default -> 0;
-        };
+        int shift;
+        switch (m.group(2).toLowerCase(Locale.ROOT)) {
+            case "k":
+                shift = 10;
+                break;
+            case "m":
+                shift = 20;
+                break;
+            case "g":
+                shift = 30;
+                break;
+            case "t":
+                shift = 40;
+                break;
+            default:
+                shift = 0;
+        }
         if (shift > 0 && n > (Long.MAX_VALUE >> shift)) {
             throw new IllegalArgumentException("'" + text + "' is too large");
         }

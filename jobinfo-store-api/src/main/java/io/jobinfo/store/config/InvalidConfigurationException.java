@@ -1,5 +1,7 @@
 package io.jobinfo.store.config;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /** Configuration that cannot work. Lists every problem found at once, each naming the key and what to do. */
@@ -10,7 +12,7 @@ public class InvalidConfigurationException extends IllegalArgumentException {
 
     public InvalidConfigurationException(List<String> problems) {
         super(format(problems));
-        this.problems = List.copyOf(problems);
+        this.problems = Collections.unmodifiableList(new ArrayList<>(problems));
     }
 
     public List<String> problems() {

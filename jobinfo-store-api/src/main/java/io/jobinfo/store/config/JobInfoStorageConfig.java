@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -42,8 +44,10 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
 public final class JobInfoStorageConfig {
 
     public static final String SECTION = "jobinfo-storage";
-    private static final Set<String> KEYS = Set.of("type", "namespace", "store-id", "cache", "plugin-config");
-    private static final Set<String> CACHE_KEYS = Set.of("max-bytes", "max-entry-bytes", "expire-after-access");
+    private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
+            Arrays.asList("type", "namespace", "store-id", "cache", "plugin-config")));
+    private static final Set<String> CACHE_KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
+            Arrays.asList("max-bytes", "max-entry-bytes", "expire-after-access")));
     private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9_-]{1,16}");
     private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -116,13 +120,15 @@ public final class JobInfoStorageConfig {
         try {
             root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
         } catch (RuntimeException e) {
-            throw new InvalidConfigurationException(List.of("the YAML cannot be parsed: " + e.getMessage()));
+            throw new InvalidConfigurationException(
+                    Collections.singletonList("the YAML cannot be parsed: " + e.getMessage()));
         }
-        if (!(root instanceof Map<?, ?> map)) {
-            throw new InvalidConfigurationException(List.of("expected a YAML mapping with a '" + SECTION
+        if (!(root instanceof Map)) {
+            throw new InvalidConfigurationException(Collections.singletonList("expected a YAML mapping with a '"
+                    + SECTION
                     + "' section, found " + (root == null ? "an empty document" : root.getClass().getSimpleName())));
         }
-        return fromMap(map);
+        return fromMap((Map<?, ?>) root);
     }
 
     /**
@@ -141,13 +147,53 @@ public final class JobInfoStorageConfig {
      * The result of reading a section without failing: every problem the core found, and a configuration built from
      * whatever was valid (defaults elsewhere), so that a backend can check its own keys too and all problems are
      * reported at once. Used by {@link io.jobinfo.store.spi.JobInfoStores#open(Map)}.
-     *
-     * @param config     the configuration; only meaningful for backend validation when problems is not empty
-     * @param problems   every problem the core found
      */
-    public record Parsed(JobInfoStorageConfig config, List<String> problems) {
-        public Parsed {
-            problems = List.copyOf(problems);
+    public static final class Parsed {
+        private final JobInfoStorageConfig config;
+        private final List<String> problems;
+
+        /**
+         * @param config     the configuration; only meaningful for backend validation when problems is not empty
+         * @param problems   every problem the core found
+         */
+        public Parsed(JobInfoStorageConfig config, List<String> problems) {
+            problems = Collections.unmodifiableList(new ArrayList<>(problems));
+            this.config = config;
+            this.problems = problems;
+        }
+
+        public JobInfoStorageConfig config() {
+            return config;
+        }
+
+        public List<String> problems() {
+            return problems;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            Parsed other = (Parsed) o;
+            return java.util.Objects.equals(config, other.config)
+                    && java.util.Objects.equals(problems, other.problems);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + java.util.Objects.hashCode(config);
+            h = 31 * h + java.util.Objects.hashCode(problems);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Parsed[config=" + config + ", problems=" + problems + "]";
         }
     }
 
@@ -157,10 +203,12 @@ public final class JobInfoStorageConfig {
         if (section == null) {
             section = map;
         }
-        if (!(section instanceof Map<?, ?> s)) {
-            return new Parsed(null, List.of(SECTION + ": must be a mapping of type, namespace, cache"
+        if (!(section instanceof Map)) {
+            return new Parsed(null, Collections.singletonList(SECTION
+                    + ": must be a mapping of type, namespace, cache"
                     + " and plugin-config"));
         }
+        Map<?, ?> s = (Map<?, ?>) section;
         List<String> problems = new ArrayList<>();
         for (Object key : s.keySet()) {
             if (!KEYS.contains(String.valueOf(key))) {
@@ -172,8 +220,8 @@ public final class JobInfoStorageConfig {
         b.storeId = s.get("store-id") == null ? null : String.valueOf(s.get("store-id"));
         Object cache = s.get("cache");
         if (cache != null) {
-            if (cache instanceof Map<?, ?> c) {
-                for (Map.Entry<?, ?> e : c.entrySet()) {
+            if (cache instanceof Map) {
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) cache).entrySet()) {
                     String key = String.valueOf(e.getKey());
                     if (!CACHE_KEYS.contains(key)) {
                         problems.add(SECTION + ".cache." + key + ": unknown key; known keys: " + CACHE_KEYS);
@@ -187,8 +235,8 @@ public final class JobInfoStorageConfig {
         }
         Object plugin = s.get("plugin-config");
         if (plugin != null) {
-            if (plugin instanceof Map<?, ?> p) {
-                for (Map.Entry<?, ?> e : p.entrySet()) {
+            if (plugin instanceof Map) {
+                for (Map.Entry<?, ?> e : ((Map<?, ?>) plugin).entrySet()) {
                     Object v = e.getValue();
                     if (v instanceof Map || v instanceof List) {
                         problems.add(SECTION + ".plugin-config." + e.getKey() + ": must be a single value, not "
@@ -211,8 +259,8 @@ public final class JobInfoStorageConfig {
             return here;
         }
         for (Object value : map.values()) {
-            if (value instanceof Map<?, ?> inner) {
-                Object found = findSection(inner, depth - 1);
+            if (value instanceof Map) {
+                Object found = findSection((Map<?, ?>) value, depth - 1);
                 if (found != null) {
                     return found;
                 }
@@ -224,7 +272,7 @@ public final class JobInfoStorageConfig {
     /** Collects problems with the namespace; empty if fine. */
     static List<String> namespaceProblems(String namespace) {
         List<String> problems = new ArrayList<>();
-        if (namespace == null || namespace.isBlank()) {
+        if (namespace == null || namespace.trim().isEmpty()) {
             problems.add(SECTION + ".namespace: missing; set the directory, path or key prefix that holds the blobs");
             return problems;
         }
@@ -308,7 +356,7 @@ public final class JobInfoStorageConfig {
         }
 
         private Parsed parse(List<String> problems) {
-            if (type == null || type.isBlank()) {
+            if (type == null || type.trim().isEmpty()) {
                 problems.add(SECTION + ".type: missing; set local, hdfs or s3");
             } else if (!TYPE.matcher(type).matches()) {
                 problems.add(SECTION + ".type: '" + type + "' is not a store type; use local, hdfs or s3");

@@ -10,7 +10,7 @@ import java.io.UncheckedIOException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;
-import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * Builds and verifies envelopes: a {@link EnvelopeHeader} followed by the payload. Every blob a store holds is an
@@ -43,7 +43,7 @@ public final class BlobEnvelope {
             throw new IllegalArgumentException("the payload must leave exactly " + EnvelopeHeader.LENGTH
                     + " bytes of header room, not " + payload.offset());
         }
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         crc.update(payload.buffer(), payload.offset(), payload.length());
         MessageDigest sha = sha256();
         sha.update(payload.buffer(), payload.offset(), payload.length());
@@ -55,8 +55,8 @@ public final class BlobEnvelope {
 
     /** The header an envelope of {@code payload} carries. */
     public static EnvelopeHeader headerFor(long jobId, int codecId, byte[] payload) {
-        CRC32C crc = new CRC32C();
-        crc.update(payload);
+        Checksum crc = Crc32c.create();
+        crc.update(payload, 0, payload.length);
         byte[] sha = sha256().digest(payload);
         return new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, payload.length,
                 (int) crc.getValue(), sha);
@@ -67,7 +67,7 @@ public final class BlobEnvelope {
      * then returns a source that streams header and payload.
      */
     public static BlobSource wrap(long jobId, int codecId, BlobSource payload) throws IOException {
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         MessageDigest sha = sha256();
         long length = 0;
         byte[] buf = new byte[BUFFER];
@@ -101,7 +101,7 @@ public final class BlobEnvelope {
     /** Reads just the header from the start of {@code in}. */
     public static EnvelopeHeader readHeader(InputStream in) throws IOException, EnvelopeFormatException {
         byte[] bytes = new byte[EnvelopeHeader.LENGTH];
-        int n = in.readNBytes(bytes, 0, bytes.length);
+        int n = readFully(in, bytes, 0, bytes.length);
         return EnvelopeHeader.parse(bytes, n);
     }
 
@@ -125,13 +125,13 @@ public final class BlobEnvelope {
             // One read into the final array. InputStream.readNBytes(int) reads in 8 KiB chunks and copies them all
             // again at the end (JDK 17), which cost more than the read itself on the restore path.
             payload = new byte[length];
-            int n = in.readNBytes(payload, 0, length);
+            int n = readFully(in, payload, 0, length);
             if (n < length) {
                 throw new EnvelopeFormatException("truncated payload: " + n + " of " + length + " bytes");
             }
         } else {
             // a large declared length is only allocated as the bytes actually arrive
-            payload = in.readNBytes(length);
+            payload = readUpTo(in, length);
             if (payload.length < length) {
                 throw new EnvelopeFormatException("truncated payload: " + payload.length + " of " + length
                         + " bytes");
@@ -164,7 +164,7 @@ public final class BlobEnvelope {
             throws IOException, EnvelopeFormatException {
         EnvelopeHeader header = readHeader(in);
         checkJobId(header, expectedJobId);
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         MessageDigest sha = sha256();
         long remaining = header.payloadLength();
         byte[] buf = new byte[BUFFER];
@@ -189,8 +189,53 @@ public final class BlobEnvelope {
     /** Verifies that a stream holds exactly the envelope {@code header} describes (for write-once comparisons). */
     public static EnvelopeHeader verifyStream(InputStream in, long expectedJobId)
             throws IOException, EnvelopeFormatException {
-        return copyVerified(in, OutputStream.nullOutputStream(), expectedJobId);
+        return copyVerified(in, DISCARD, expectedJobId);
     }
+
+    /**
+     * Reads until {@code length} bytes are in {@code into} from {@code offset} or the stream ends.
+     *
+     * @return how many bytes were read: {@code length}, or fewer if the stream ended first
+     */
+    static int readFully(InputStream in, byte[] into, int offset, int length) throws IOException {
+        int total = 0;
+        while (total < length) {
+            int n = in.read(into, offset + total, length - total);
+            if (n < 0) {
+                break;
+            }
+            total += n;
+        }
+        return total;
+    }
+
+    /** Reads up to {@code length} bytes, allocating only as they arrive; fewer if the stream ends first. */
+    private static byte[] readUpTo(InputStream in, int length) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(BUFFER);
+        byte[] buf = new byte[BUFFER];
+        int remaining = length;
+        while (remaining > 0) {
+            int n = in.read(buf, 0, Math.min(buf.length, remaining));
+            if (n < 0) {
+                break;
+            }
+            out.write(buf, 0, n);
+            remaining -= n;
+        }
+        return out.toByteArray();
+    }
+
+    private static final OutputStream DISCARD = new OutputStream() {
+        @Override
+        public void write(int b) {
+            // discarded
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            // discarded
+        }
+    };
 
     private static void checkJobId(EnvelopeHeader header, long expectedJobId) throws EnvelopeFormatException {
         if (header.jobId() != expectedJobId) {
@@ -201,7 +246,7 @@ public final class BlobEnvelope {
 
     private static void verifyChecksums(EnvelopeHeader header, byte[] payload, int off, int len)
             throws EnvelopeFormatException {
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         crc.update(payload, off, len);
         MessageDigest sha = sha256();
         sha.update(payload, off, len);

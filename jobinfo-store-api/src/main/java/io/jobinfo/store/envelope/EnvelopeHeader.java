@@ -2,8 +2,7 @@ package io.jobinfo.store.envelope;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
-import java.util.HexFormat;
-import java.util.zip.CRC32C;
+import java.util.zip.Checksum;
 
 /**
  * The fixed-size header in front of every stored payload.
@@ -23,14 +22,20 @@ import java.util.zip.CRC32C;
  * </pre>
  * All integers are big-endian.
  */
-public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long payloadLength, int payloadCrc32c,
-                             byte[] payloadSha256) {
-
+public final class EnvelopeHeader {
     public static final byte[] MAGIC = {'J', 'I', 'S', 'B'};
     public static final int CURRENT_VERSION = 1;
     public static final int LENGTH = 68;
 
-    public EnvelopeHeader {
+    private final int formatVersion;
+    private final int codecId;
+    private final long jobId;
+    private final long payloadLength;
+    private final int payloadCrc32c;
+    private final byte[] payloadSha256;
+
+    public EnvelopeHeader(int formatVersion, int codecId, long jobId, long payloadLength, int payloadCrc32c,
+            byte[] payloadSha256) {
         if (payloadSha256 == null || payloadSha256.length != 32) {
             throw new IllegalArgumentException("payloadSha256 must be 32 bytes");
         }
@@ -41,6 +46,32 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
             throw new IllegalArgumentException("codecId must fit in 16 bits: " + codecId);
         }
         payloadSha256 = payloadSha256.clone();
+        this.formatVersion = formatVersion;
+        this.codecId = codecId;
+        this.jobId = jobId;
+        this.payloadLength = payloadLength;
+        this.payloadCrc32c = payloadCrc32c;
+        this.payloadSha256 = payloadSha256;
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    public int codecId() {
+        return codecId;
+    }
+
+    public long jobId() {
+        return jobId;
+    }
+
+    public long payloadLength() {
+        return payloadLength;
+    }
+
+    public int payloadCrc32c() {
+        return payloadCrc32c;
     }
 
     /** Total stored size: header plus payload. */
@@ -48,13 +79,12 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
         return LENGTH + payloadLength;
     }
 
-    @Override
     public byte[] payloadSha256() {
         return payloadSha256.clone();
     }
 
     public String sha256Hex() {
-        return HexFormat.of().formatHex(payloadSha256);
+        return Hex.format(payloadSha256);
     }
 
     public byte[] toBytes() {
@@ -68,7 +98,7 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
         buf.putLong(payloadLength);
         buf.putInt(payloadCrc32c);
         buf.put(payloadSha256);
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         crc.update(buf.array(), 0, LENGTH - 4);
         buf.putInt((int) crc.getValue());
         return buf.array();
@@ -83,8 +113,8 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
         if (length < LENGTH) {
             throw new EnvelopeFormatException("truncated header: " + length + " of " + LENGTH + " bytes");
         }
-        if (!Arrays.equals(bytes, 0, 4, MAGIC, 0, 4)) {
-            throw new EnvelopeFormatException("bad magic " + HexFormat.of().formatHex(bytes, 0, 4)
+        if (bytes[0] != MAGIC[0] || bytes[1] != MAGIC[1] || bytes[2] != MAGIC[2] || bytes[3] != MAGIC[3]) {
+            throw new EnvelopeFormatException("bad magic " + Hex.format(bytes, 0, 4)
                     + " (expected 4a495342, \"JISB\"): not a job blob");
         }
         ByteBuffer buf = ByteBuffer.wrap(bytes, 0, LENGTH);
@@ -99,7 +129,7 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
         byte[] sha = new byte[32];
         buf.get(sha);
         int headerCrc = buf.getInt();
-        CRC32C crc = new CRC32C();
+        Checksum crc = Crc32c.create();
         crc.update(bytes, 0, LENGTH - 4);
         if ((int) crc.getValue() != headerCrc) {
             if (version != CURRENT_VERSION) {
@@ -130,7 +160,7 @@ public record EnvelopeHeader(int formatVersion, int codecId, long jobId, long pa
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof EnvelopeHeader other && describesSameBlob(other);
+        return o instanceof EnvelopeHeader && describesSameBlob((EnvelopeHeader) o);
     }
 
     @Override

@@ -2,15 +2,65 @@ package io.jobinfo.store.envelope;
 
 /**
  * A blob whose envelope was fully verified: the payload has exactly the header's length and both checksums match.
- *
- * @param header   the verified header
- * @param payload  the payload bytes (not the envelope); callers must not modify the array
- * @param location where it was read from
  */
-public record VerifiedBlob(EnvelopeHeader header, byte[] payload, String location) {
+public final class VerifiedBlob {
+    private final EnvelopeHeader header;
+    private final byte[] payload;
+    private final String location;
+
+    /**
+     * @param header   the verified header
+     * @param payload  the payload bytes (not the envelope); callers must not modify the array
+     * @param location where it was read from
+     */
+    public VerifiedBlob(EnvelopeHeader header, byte[] payload, String location) {
+        this.header = header;
+        this.payload = payload;
+        this.location = location;
+    }
+
+    public EnvelopeHeader header() {
+        return header;
+    }
+
+    public byte[] payload() {
+        return payload;
+    }
+
+    public String location() {
+        return location;
+    }
 
     /** Bytes this blob occupies in memory, for cache weighing. */
     public long weight() {
         return (long) payload.length + EnvelopeHeader.LENGTH + 64;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        VerifiedBlob other = (VerifiedBlob) o;
+        return java.util.Objects.equals(header, other.header)
+                && java.util.Objects.equals(payload, other.payload)
+                && java.util.Objects.equals(location, other.location);
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + java.util.Objects.hashCode(header);
+        h = 31 * h + java.util.Objects.hashCode(payload);
+        h = 31 * h + java.util.Objects.hashCode(location);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "VerifiedBlob[header=" + header + ", payload=" + payload + ", location=" + location + "]";
     }
 }

@@ -75,7 +75,7 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     public static JobInfoStore wrap(JobInfoStore store, MeterRegistry registry) {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(registry, "registry");
-        if (store instanceof MeteredJobInfoStore metered && metered.registry == registry) {
+        if (store instanceof MeteredJobInfoStore && ((MeteredJobInfoStore) store).registry == registry) {
             return store;
         }
         return new MeteredJobInfoStore(store, registry);

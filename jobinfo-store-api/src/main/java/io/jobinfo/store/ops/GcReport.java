@@ -3,37 +3,153 @@ package io.jobinfo.store.ops;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
  * What a {@link GarbageCollector} run found and did.
- *
- * @param startedAt      when the run began; the grace period counts back from here
- * @param grace          the grace period
- * @param scanned        objects listed in the store
- * @param referenced     blobs whose job id is registered in the map
- * @param young          unreferenced objects younger than the grace period (kept)
- * @param orphans        unreferenced complete blobs older than the grace period
- * @param leftovers      incomplete writes older than the grace period
- * @param deleted        what was deleted (empty on a dry run)
- * @param savedByRecheck orphans kept because their job was registered during the run
- * @param failures       deletes that failed, with reasons; they are retried by the next run
- * @param deleting       {@code false} for a dry run
  */
-public record GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
-                       List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted,
-                       int savedByRecheck, List<String> failures, boolean deleting) {
+public final class GcReport {
+    private final Instant startedAt;
+    private final Duration grace;
+    private final int scanned;
+    private final int referenced;
+    private final int young;
+    private final List<StoredBlob> orphans;
+    private final List<StoredBlob> leftovers;
+    private final List<StoredBlob> deleted;
+    private final int savedByRecheck;
+    private final List<String> failures;
+    private final boolean deleting;
 
-    public GcReport {
-        orphans = List.copyOf(orphans);
-        leftovers = List.copyOf(leftovers);
-        deleted = List.copyOf(deleted);
-        failures = List.copyOf(failures);
+    /**
+     * @param startedAt      when the run began; the grace period counts back from here
+     * @param grace          the grace period
+     * @param scanned        objects listed in the store
+     * @param referenced     blobs whose job id is registered in the map
+     * @param young          unreferenced objects younger than the grace period (kept)
+     * @param orphans        unreferenced complete blobs older than the grace period
+     * @param leftovers      incomplete writes older than the grace period
+     * @param deleted        what was deleted (empty on a dry run)
+     * @param savedByRecheck orphans kept because their job was registered during the run
+     * @param failures       deletes that failed, with reasons; they are retried by the next run
+     * @param deleting       {@code false} for a dry run
+     */
+    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
+            List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
+            List<String> failures, boolean deleting) {
+        orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
+        leftovers = Collections.unmodifiableList(new ArrayList<>(leftovers));
+        deleted = Collections.unmodifiableList(new ArrayList<>(deleted));
+        failures = Collections.unmodifiableList(new ArrayList<>(failures));
+        this.startedAt = startedAt;
+        this.grace = grace;
+        this.scanned = scanned;
+        this.referenced = referenced;
+        this.young = young;
+        this.orphans = orphans;
+        this.leftovers = leftovers;
+        this.deleted = deleted;
+        this.savedByRecheck = savedByRecheck;
+        this.failures = failures;
+        this.deleting = deleting;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+
+    public Duration grace() {
+        return grace;
+    }
+
+    public int scanned() {
+        return scanned;
+    }
+
+    public int referenced() {
+        return referenced;
+    }
+
+    public int young() {
+        return young;
+    }
+
+    public List<StoredBlob> orphans() {
+        return orphans;
+    }
+
+    public List<StoredBlob> leftovers() {
+        return leftovers;
+    }
+
+    public List<StoredBlob> deleted() {
+        return deleted;
+    }
+
+    public int savedByRecheck() {
+        return savedByRecheck;
+    }
+
+    public List<String> failures() {
+        return failures;
+    }
+
+    public boolean deleting() {
+        return deleting;
     }
 
     /** Bytes the orphans and leftovers occupy. */
     public long reclaimableBytes() {
         return orphans.stream().mapToLong(StoredBlob::sizeBytes).sum()
                 + leftovers.stream().mapToLong(StoredBlob::sizeBytes).sum();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        GcReport other = (GcReport) o;
+        return java.util.Objects.equals(startedAt, other.startedAt)
+                && java.util.Objects.equals(grace, other.grace)
+                && scanned == other.scanned
+                && referenced == other.referenced
+                && young == other.young
+                && java.util.Objects.equals(orphans, other.orphans)
+                && java.util.Objects.equals(leftovers, other.leftovers)
+                && java.util.Objects.equals(deleted, other.deleted)
+                && savedByRecheck == other.savedByRecheck
+                && java.util.Objects.equals(failures, other.failures)
+                && deleting == other.deleting;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + java.util.Objects.hashCode(startedAt);
+        h = 31 * h + java.util.Objects.hashCode(grace);
+        h = 31 * h + scanned;
+        h = 31 * h + referenced;
+        h = 31 * h + young;
+        h = 31 * h + java.util.Objects.hashCode(orphans);
+        h = 31 * h + java.util.Objects.hashCode(leftovers);
+        h = 31 * h + java.util.Objects.hashCode(deleted);
+        h = 31 * h + savedByRecheck;
+        h = 31 * h + java.util.Objects.hashCode(failures);
+        h = 31 * h + Boolean.hashCode(deleting);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "GcReport[startedAt=" + startedAt + ", grace=" + grace + ", scanned=" + scanned
+                + ", referenced=" + referenced + ", young=" + young + ", orphans=" + orphans
+                + ", leftovers=" + leftovers + ", deleted=" + deleted + ", savedByRecheck=" + savedByRecheck
+                + ", failures=" + failures + ", deleting=" + deleting + "]";
     }
 }

@@ -1,38 +1,130 @@
 package io.jobinfo.store.ops;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * What a {@link Migrator} run found and did.
- *
- * @param direction        migrate (inline to pointer) or rollback (pointer to inline)
- * @param dryRun           {@code true}: nothing was written; {@link #converted} counts what would have been
- * @param mapName          the job map
- * @param storeId          the store blobs were written to or read from
- * @param scanned          keys in the map when the run started
- * @param converted        entries this run turned into pointers (or back into inline values)
- * @param payloadBytes     payload bytes of the converted entries (written to, or read from, the store)
- * @param heapFreedPerCopy serialized value bytes the map holds less than before, for one copy of each entry
- *                         (negative for a rollback): inline value size minus pointer size, summed
- * @param copies           copies the cluster keeps of each entry (owner plus backups) for {@link #clusterHeapFreed}
- * @param skipped          entries left as they were, each with its reason (none of them is a problem)
- * @param failed           entries that could not be converted, each with its reason; still inline or a valid pointer
- * @param notProcessed     keys not examined because the run was cancelled
- * @param retries          compare-and-set attempts repeated because the entry changed meanwhile
- * @param duration         how long the run took
- * @param cancelled        the run was cancelled (interrupted) before it examined every key
  */
-public record MigrationReport(Migrator.Direction direction, boolean dryRun, String mapName, String storeId,
-                              int scanned, int converted, long payloadBytes, long heapFreedPerCopy, int copies,
-                              List<Migrator.EntryResult> skipped, List<Migrator.EntryResult> failed,
-                              int notProcessed, int retries, Duration duration, boolean cancelled) {
+public final class MigrationReport {
+    private final Migrator.Direction direction;
+    private final boolean dryRun;
+    private final String mapName;
+    private final String storeId;
+    private final int scanned;
+    private final int converted;
+    private final long payloadBytes;
+    private final long heapFreedPerCopy;
+    private final int copies;
+    private final List<Migrator.EntryResult> skipped;
+    private final List<Migrator.EntryResult> failed;
+    private final int notProcessed;
+    private final int retries;
+    private final Duration duration;
+    private final boolean cancelled;
 
-    public MigrationReport {
-        skipped = List.copyOf(skipped);
-        failed = List.copyOf(failed);
+    /**
+     * @param direction        migrate (inline to pointer) or rollback (pointer to inline)
+     * @param dryRun           {@code true}: nothing was written; {@link #converted} counts what would have been
+     * @param mapName          the job map
+     * @param storeId          the store blobs were written to or read from
+     * @param scanned          keys in the map when the run started
+     * @param converted        entries this run turned into pointers (or back into inline values)
+     * @param payloadBytes     payload bytes of the converted entries (written to, or read from, the store)
+     * @param heapFreedPerCopy serialized value bytes the map holds less than before, for one copy of each entry
+     * (negative for a rollback): inline value size minus pointer size, summed
+     * @param copies           copies the cluster keeps of each entry (owner plus backups) for {@link #clusterHeapFreed}
+     * @param skipped          entries left as they were, each with its reason (none of them is a problem)
+     * @param failed           entries that could not be converted, each with its reason; still inline or a valid pointer
+     * @param notProcessed     keys not examined because the run was cancelled
+     * @param retries          compare-and-set attempts repeated because the entry changed meanwhile
+     * @param duration         how long the run took
+     * @param cancelled        the run was cancelled (interrupted) before it examined every key
+     */
+    public MigrationReport(Migrator.Direction direction, boolean dryRun, String mapName, String storeId, int scanned,
+            int converted, long payloadBytes, long heapFreedPerCopy, int copies, List<Migrator.EntryResult> skipped,
+            List<Migrator.EntryResult> failed, int notProcessed, int retries, Duration duration, boolean cancelled) {
+        skipped = Collections.unmodifiableList(new ArrayList<>(skipped));
+        failed = Collections.unmodifiableList(new ArrayList<>(failed));
+        this.direction = direction;
+        this.dryRun = dryRun;
+        this.mapName = mapName;
+        this.storeId = storeId;
+        this.scanned = scanned;
+        this.converted = converted;
+        this.payloadBytes = payloadBytes;
+        this.heapFreedPerCopy = heapFreedPerCopy;
+        this.copies = copies;
+        this.skipped = skipped;
+        this.failed = failed;
+        this.notProcessed = notProcessed;
+        this.retries = retries;
+        this.duration = duration;
+        this.cancelled = cancelled;
+    }
+
+    public Migrator.Direction direction() {
+        return direction;
+    }
+
+    public boolean dryRun() {
+        return dryRun;
+    }
+
+    public String mapName() {
+        return mapName;
+    }
+
+    public String storeId() {
+        return storeId;
+    }
+
+    public int scanned() {
+        return scanned;
+    }
+
+    public int converted() {
+        return converted;
+    }
+
+    public long payloadBytes() {
+        return payloadBytes;
+    }
+
+    public long heapFreedPerCopy() {
+        return heapFreedPerCopy;
+    }
+
+    public int copies() {
+        return copies;
+    }
+
+    public List<Migrator.EntryResult> skipped() {
+        return skipped;
+    }
+
+    public List<Migrator.EntryResult> failed() {
+        return failed;
+    }
+
+    public int notProcessed() {
+        return notProcessed;
+    }
+
+    public int retries() {
+        return retries;
+    }
+
+    public Duration duration() {
+        return duration;
+    }
+
+    public boolean cancelled() {
+        return cancelled;
     }
 
     /** Estimated cluster heap freed: {@link #heapFreedPerCopy} times {@link #copies}. Negative for a rollback. */
@@ -52,5 +144,61 @@ public record MigrationReport(Migrator.Direction direction, boolean dryRun, Stri
     /** Nothing failed and every key was examined. */
     public boolean complete() {
         return failed.isEmpty() && !cancelled && notProcessed == 0;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        MigrationReport other = (MigrationReport) o;
+        return java.util.Objects.equals(direction, other.direction)
+                && dryRun == other.dryRun
+                && java.util.Objects.equals(mapName, other.mapName)
+                && java.util.Objects.equals(storeId, other.storeId)
+                && scanned == other.scanned
+                && converted == other.converted
+                && payloadBytes == other.payloadBytes
+                && heapFreedPerCopy == other.heapFreedPerCopy
+                && copies == other.copies
+                && java.util.Objects.equals(skipped, other.skipped)
+                && java.util.Objects.equals(failed, other.failed)
+                && notProcessed == other.notProcessed
+                && retries == other.retries
+                && java.util.Objects.equals(duration, other.duration)
+                && cancelled == other.cancelled;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + java.util.Objects.hashCode(direction);
+        h = 31 * h + Boolean.hashCode(dryRun);
+        h = 31 * h + java.util.Objects.hashCode(mapName);
+        h = 31 * h + java.util.Objects.hashCode(storeId);
+        h = 31 * h + scanned;
+        h = 31 * h + converted;
+        h = 31 * h + Long.hashCode(payloadBytes);
+        h = 31 * h + Long.hashCode(heapFreedPerCopy);
+        h = 31 * h + copies;
+        h = 31 * h + java.util.Objects.hashCode(skipped);
+        h = 31 * h + java.util.Objects.hashCode(failed);
+        h = 31 * h + notProcessed;
+        h = 31 * h + retries;
+        h = 31 * h + java.util.Objects.hashCode(duration);
+        h = 31 * h + Boolean.hashCode(cancelled);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "MigrationReport[direction=" + direction + ", dryRun=" + dryRun + ", mapName=" + mapName
+                + ", storeId=" + storeId + ", scanned=" + scanned + ", converted=" + converted
+                + ", payloadBytes=" + payloadBytes + ", heapFreedPerCopy=" + heapFreedPerCopy + ", copies=" + copies
+                + ", skipped=" + skipped + ", failed=" + failed + ", notProcessed=" + notProcessed
+                + ", retries=" + retries + ", duration=" + duration + ", cancelled=" + cancelled + "]";
     }
 }

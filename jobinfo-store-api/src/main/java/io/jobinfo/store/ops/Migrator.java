@@ -109,20 +109,106 @@ public final class Migrator {
 
     /**
      * One examined entry.
-     *
-     * @param jobId            the key
-     * @param outcome          what happened
-     * @param reason           why (for skipped and failed entries)
-     * @param detail           a message naming location and what to do, or {@code ""}
-     * @param payloadBytes     the job's encoded size
-     * @param heapFreedPerCopy serialized value bytes freed in one copy of the entry (negative: used)
-     * @param attempts         compare-and-set attempts made
      */
-    public record EntryResult(long jobId, Outcome outcome, Reason reason, String detail, long payloadBytes,
-                              long heapFreedPerCopy, int attempts) {
+    public static final class EntryResult {
+        private final long jobId;
+        private final Outcome outcome;
+        private final Reason reason;
+        private final String detail;
+        private final long payloadBytes;
+        private final long heapFreedPerCopy;
+        private final int attempts;
+
+        /**
+         * @param jobId            the key
+         * @param outcome          what happened
+         * @param reason           why (for skipped and failed entries)
+         * @param detail           a message naming location and what to do, or {@code ""}
+         * @param payloadBytes     the job's encoded size
+         * @param heapFreedPerCopy serialized value bytes freed in one copy of the entry (negative: used)
+         * @param attempts         compare-and-set attempts made
+         */
+        public EntryResult(long jobId, Outcome outcome, Reason reason, String detail, long payloadBytes,
+                long heapFreedPerCopy, int attempts) {
+            this.jobId = jobId;
+            this.outcome = outcome;
+            this.reason = reason;
+            this.detail = detail;
+            this.payloadBytes = payloadBytes;
+            this.heapFreedPerCopy = heapFreedPerCopy;
+            this.attempts = attempts;
+        }
+
+        public long jobId() {
+            return jobId;
+        }
+
+        public Outcome outcome() {
+            return outcome;
+        }
+
+        public Reason reason() {
+            return reason;
+        }
+
+        public String detail() {
+            return detail;
+        }
+
+        public long payloadBytes() {
+            return payloadBytes;
+        }
+
+        public long heapFreedPerCopy() {
+            return heapFreedPerCopy;
+        }
+
+        public int attempts() {
+            return attempts;
+        }
+
         /** Reason and detail in one line. */
         public String describe() {
             return detail.isEmpty() ? reason.text() : reason.text() + ": " + detail;
+        }
+    
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            EntryResult other = (EntryResult) o;
+            return jobId == other.jobId
+                    && java.util.Objects.equals(outcome, other.outcome)
+                    && java.util.Objects.equals(reason, other.reason)
+                    && java.util.Objects.equals(detail, other.detail)
+                    && payloadBytes == other.payloadBytes
+                    && heapFreedPerCopy == other.heapFreedPerCopy
+                    && attempts == other.attempts;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(jobId);
+            h = 31 * h + java.util.Objects.hashCode(outcome);
+            h = 31 * h + java.util.Objects.hashCode(reason);
+            h = 31 * h + java.util.Objects.hashCode(detail);
+            h = 31 * h + Long.hashCode(payloadBytes);
+            h = 31 * h + Long.hashCode(heapFreedPerCopy);
+            h = 31 * h + attempts;
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "EntryResult[jobId=" + jobId + ", outcome=" + outcome + ", reason=" + reason + ", detail=" + detail
+                    + ", payloadBytes=" + payloadBytes + ", heapFreedPerCopy=" + heapFreedPerCopy
+                    + ", attempts=" + attempts + "]";
         }
     }
 
@@ -227,17 +313,21 @@ public final class Migrator {
                         processed.incrementAndGet();
                         retries.addAndGet(Math.max(0, result.attempts() - 1));
                         switch (result.outcome()) {
-                            case CONVERTED -> {
+                            case CONVERTED:
                                 converted.incrementAndGet();
                                 bytes.addAndGet(result.payloadBytes());
                                 freed.addAndGet(result.heapFreedPerCopy());
-                            }
-                            case SKIPPED -> skipped.add(result);
-                            case FAILED -> {
+                                break;
+                            case SKIPPED:
+                                skipped.add(result);
+                                break;
+                            case FAILED:
                                 failed.add(result);
                                 LOG.warn("job {}: not {}: {}", jobId, direction == Direction.MIGRATE ? "migrated"
                                         : "rolled back", result.describe());
-                            }
+                                break;
+                            default:
+                                throw new IllegalStateException("unknown outcome " + result.outcome());
                         }
                         listener.entryDone(result);
                     }
@@ -286,9 +376,10 @@ public final class Migrator {
             if (value instanceof JobInfoPointer) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
             }
-            if (!(value instanceof InlineJobInfo inline)) {
+            if (!(value instanceof InlineJobInfo)) {
                 return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
             }
+            InlineJobInfo inline = (InlineJobInfo) value;
             byte[] payload = inline.encodedJob();
             long freedPerCopy = inlineValueBytes(payload.length) - pointerValueBytes(store.storeId());
             if (dryRun) {
@@ -331,7 +422,7 @@ public final class Migrator {
                 replaced = map.replace(jobId, inline, pointer);
             } catch (RuntimeException e) {
                 // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
-                replaced = map.get(jobId) instanceof JobInfoPointer p && p.equals(pointer);
+                replaced = pointer.equals(map.get(jobId));
             }
             if (replaced) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
@@ -345,8 +436,8 @@ public final class Migrator {
             if (now instanceof JobInfoPointer) {
                 return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
             }
-            if (now instanceof InlineJobInfo other && !(other.codecId() == inline.codecId()
-                    && java.util.Arrays.equals(other.encodedJob(), payload))) {
+            if (now instanceof InlineJobInfo && !(((InlineJobInfo) now).codecId() == inline.codecId()
+                    && java.util.Arrays.equals(((InlineJobInfo) now).encodedJob(), payload))) {
                 // another job under this id: our blob is nobody's; the retry writes the new one
                 deleteUnreferenced(jobId, header, envelope);
             }
@@ -365,9 +456,10 @@ public final class Migrator {
             if (value instanceof InlineJobInfo) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
             }
-            if (!(value instanceof JobInfoPointer pointer)) {
+            if (!(value instanceof JobInfoPointer)) {
                 return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
             }
+            JobInfoPointer pointer = (JobInfoPointer) value;
             if (!pointer.storeId().equals(store.storeId())) {
                 return fail(jobId, Reason.OTHER_STORE, "the pointer names store '" + pointer.storeId()
                         + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
@@ -430,7 +522,8 @@ public final class Migrator {
         try {
             store.delete(jobId);
             Object now = map.get(jobId);
-            if (now instanceof JobInfoPointer p && p.storeId().equals(store.storeId()) && p.matches(header)) {
+            if (now instanceof JobInfoPointer && ((JobInfoPointer) now).storeId().equals(store.storeId())
+                    && ((JobInfoPointer) now).matches(header)) {
                 LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
                         jobId);
                 store.create(jobId, BlobSource.ofBytes(envelope));

@@ -36,32 +36,204 @@ public final class Verifier {
 
     /**
      * What a run found.
-     *
-     * @param startedAt    when the run began (ages count back from here)
-     * @param entries      keys in the map
-     * @param validPointers pointers whose blob verified and matched
-     * @param broken       pointers (or unreadable values) whose blob is missing, corrupt, mismatched or in a store
-     *                     not configured
-     * @param inline       inline values still in the map
-     * @param orphans      complete blobs that no pointer references
-     * @param incomplete   leftovers of interrupted writes
      */
-    public record Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
-                         List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
-        public Report {
-            broken = List.copyOf(broken);
-            inline = List.copyOf(inline);
-            orphans = List.copyOf(orphans);
-            incomplete = List.copyOf(incomplete);
+    public static final class Report {
+        private final Instant startedAt;
+        private final int entries;
+        private final int validPointers;
+        private final List<Problem> broken;
+        private final List<InlineEntry> inline;
+        private final List<StoredBlob> orphans;
+        private final List<StoredBlob> incomplete;
+
+        /**
+         * @param startedAt    when the run began (ages count back from here)
+         * @param entries      keys in the map
+         * @param validPointers pointers whose blob verified and matched
+         * @param broken       pointers (or unreadable values) whose blob is missing, corrupt, mismatched or in a store
+         * not configured
+         * @param inline       inline values still in the map
+         * @param orphans      complete blobs that no pointer references
+         * @param incomplete   leftovers of interrupted writes
+         */
+        public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
+                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
+            broken = Collections.unmodifiableList(new ArrayList<>(broken));
+            inline = Collections.unmodifiableList(new ArrayList<>(inline));
+            orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
+            incomplete = Collections.unmodifiableList(new ArrayList<>(incomplete));
+            this.startedAt = startedAt;
+            this.entries = entries;
+            this.validPointers = validPointers;
+            this.broken = broken;
+            this.inline = inline;
+            this.orphans = orphans;
+            this.incomplete = incomplete;
+        }
+
+        public Instant startedAt() {
+            return startedAt;
+        }
+
+        public int entries() {
+            return entries;
+        }
+
+        public int validPointers() {
+            return validPointers;
+        }
+
+        public List<Problem> broken() {
+            return broken;
+        }
+
+        public List<InlineEntry> inline() {
+            return inline;
+        }
+
+        public List<StoredBlob> orphans() {
+            return orphans;
+        }
+
+        public List<StoredBlob> incomplete() {
+            return incomplete;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            Report other = (Report) o;
+            return java.util.Objects.equals(startedAt, other.startedAt)
+                    && entries == other.entries
+                    && validPointers == other.validPointers
+                    && java.util.Objects.equals(broken, other.broken)
+                    && java.util.Objects.equals(inline, other.inline)
+                    && java.util.Objects.equals(orphans, other.orphans)
+                    && java.util.Objects.equals(incomplete, other.incomplete);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + java.util.Objects.hashCode(startedAt);
+            h = 31 * h + entries;
+            h = 31 * h + validPointers;
+            h = 31 * h + java.util.Objects.hashCode(broken);
+            h = 31 * h + java.util.Objects.hashCode(inline);
+            h = 31 * h + java.util.Objects.hashCode(orphans);
+            h = 31 * h + java.util.Objects.hashCode(incomplete);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Report[startedAt=" + startedAt + ", entries=" + entries + ", validPointers=" + validPointers
+                    + ", broken=" + broken + ", inline=" + inline + ", orphans=" + orphans
+                    + ", incomplete=" + incomplete + "]";
         }
     }
 
     /** A pointer (or value) that does not resolve. */
-    public record Problem(long jobId, String location, String reason) {
+    public static final class Problem {
+        private final long jobId;
+        private final String location;
+        private final String reason;
+
+        public Problem(long jobId, String location, String reason) {
+            this.jobId = jobId;
+            this.location = location;
+            this.reason = reason;
+        }
+
+        public long jobId() {
+            return jobId;
+        }
+
+        public String location() {
+            return location;
+        }
+
+        public String reason() {
+            return reason;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            Problem other = (Problem) o;
+            return jobId == other.jobId
+                    && java.util.Objects.equals(location, other.location)
+                    && java.util.Objects.equals(reason, other.reason);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(jobId);
+            h = 31 * h + java.util.Objects.hashCode(location);
+            h = 31 * h + java.util.Objects.hashCode(reason);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Problem[jobId=" + jobId + ", location=" + location + ", reason=" + reason + "]";
+        }
     }
 
     /** An inline value and its encoded size. */
-    public record InlineEntry(long jobId, long encodedBytes) {
+    public static final class InlineEntry {
+        private final long jobId;
+        private final long encodedBytes;
+
+        public InlineEntry(long jobId, long encodedBytes) {
+            this.jobId = jobId;
+            this.encodedBytes = encodedBytes;
+        }
+
+        public long jobId() {
+            return jobId;
+        }
+
+        public long encodedBytes() {
+            return encodedBytes;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            InlineEntry other = (InlineEntry) o;
+            return jobId == other.jobId
+                    && encodedBytes == other.encodedBytes;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(jobId);
+            h = 31 * h + Long.hashCode(encodedBytes);
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + "]";
+        }
     }
 
     private final IMap<Long, Object> map;
@@ -124,8 +296,8 @@ public final class Verifier {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("verify interrupted", e);
         } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
             }
             throw new IllegalStateException("verify worker failed", e.getCause());
         } finally {
@@ -159,15 +331,16 @@ public final class Verifier {
         if (value == null) {
             return; // removed meanwhile
         }
-        if (value instanceof InlineJobInfo i) {
-            inline.add(new InlineEntry(jobId, i.encodedLength()));
+        if (value instanceof InlineJobInfo) {
+            inline.add(new InlineEntry(jobId, ((InlineJobInfo) value).encodedLength()));
             return;
         }
-        if (!(value instanceof JobInfoPointer pointer)) {
+        if (!(value instanceof JobInfoPointer)) {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
                     + ", neither a pointer nor an inline job"));
             return;
         }
+        JobInfoPointer pointer = (JobInfoPointer) value;
         if (!pointer.storeId().equals(store.storeId())) {
             broken.add(new Problem(jobId, "store:" + pointer.storeId(), "the pointer names store '"
                     + pointer.storeId() + "' but the configured store is '" + store.storeId()
@@ -202,7 +375,8 @@ public final class Verifier {
 
     private boolean isOrphanNow(StoredBlob blob) {
         try {
-            if (map.get(blob.jobId()) instanceof JobInfoPointer p && p.storeId().equals(store.storeId())) {
+            Object now = map.get(blob.jobId());
+            if (now instanceof JobInfoPointer && ((JobInfoPointer) now).storeId().equals(store.storeId())) {
                 return false; // registered during the run
             }
         } catch (RuntimeException e) {

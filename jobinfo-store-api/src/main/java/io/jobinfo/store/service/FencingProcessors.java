@@ -6,6 +6,7 @@ import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import com.hazelcast.partition.PartitionService;
 import java.io.IOException;
 import java.util.Map;
 
@@ -59,7 +60,7 @@ final class FencingProcessors {
         @Override
         public Object process(Map.Entry<Long, Object> entry) {
             changed = false;
-            var partitions = hazelcast.getPartitionService();
+            PartitionService partitions = hazelcast.getPartitionService();
             if (partitions.getPartition(entry.getKey()).getPartitionId()
                     != partitions.getPartition(fenceKey).getPartitionId()) {
                 throw new IllegalStateException("the fence key " + fenceKey + " is not in the partition of job "

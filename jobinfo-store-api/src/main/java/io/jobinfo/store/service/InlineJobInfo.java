@@ -72,8 +72,12 @@ public final class InlineJobInfo implements IdentifiedDataSerializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof InlineJobInfo i && initializationTimestamp == i.initializationTimestamp
-                && codecId == i.codecId && java.util.Arrays.equals(encodedJob, i.encodedJob);
+        if (!(o instanceof InlineJobInfo)) {
+            return false;
+        }
+        InlineJobInfo i = (InlineJobInfo) o;
+        return initializationTimestamp == i.initializationTimestamp && codecId == i.codecId
+                && java.util.Arrays.equals(encodedJob, i.encodedJob);
     }
 
     @Override

@@ -4,9 +4,9 @@ import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.Hex;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.Objects;
 
 /**
@@ -87,7 +87,7 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
     }
 
     public String sha256PrefixHex() {
-        return HexFormat.of().formatHex(sha256Prefix);
+        return Hex.format(sha256Prefix);
     }
 
     /** Whether {@code header} describes the blob this pointer was written for. */
@@ -146,7 +146,11 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JobInfoPointer p && sameBlobAs(p) && initializationTimestamp == p.initializationTimestamp;
+        if (!(o instanceof JobInfoPointer)) {
+            return false;
+        }
+        JobInfoPointer p = (JobInfoPointer) o;
+        return sameBlobAs(p) && initializationTimestamp == p.initializationTimestamp;
     }
 
     @Override

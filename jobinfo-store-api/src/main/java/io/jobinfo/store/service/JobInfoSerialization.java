@@ -39,17 +39,25 @@ public final class JobInfoSerialization {
     public static final class Factory implements DataSerializableFactory {
         @Override
         public IdentifiedDataSerializable create(int typeId) {
-            return switch (typeId) {
-                case POINTER_CLASS_ID -> new JobInfoPointer();
-                case INLINE_CLASS_ID -> new InlineJobInfo();
-                case FencingProcessors.POINTER_OP_CLASS_ID -> new FencingProcessors.FencedPointerOp();
-                case FencingProcessors.BACKUP_APPLY_CLASS_ID -> new FencingProcessors.BackupApply();
-                case FencingProcessors.RAISE_FENCE_CLASS_ID -> new FencingProcessors.RaiseFence();
-                case FencingProcessors.NEXT_EPOCH_CLASS_ID -> new FencingProcessors.NextEpoch();
-                case FencingProcessors.REJECTED_CLASS_ID -> new FencingProcessors.Rejected();
-                default -> throw new IllegalArgumentException("Unknown jobinfo-store class id " + typeId
-                        + "; a newer version of jobinfo-store wrote this value");
-            };
+            switch (typeId) {
+                case POINTER_CLASS_ID:
+                    return new JobInfoPointer();
+                case INLINE_CLASS_ID:
+                    return new InlineJobInfo();
+                case FencingProcessors.POINTER_OP_CLASS_ID:
+                    return new FencingProcessors.FencedPointerOp();
+                case FencingProcessors.BACKUP_APPLY_CLASS_ID:
+                    return new FencingProcessors.BackupApply();
+                case FencingProcessors.RAISE_FENCE_CLASS_ID:
+                    return new FencingProcessors.RaiseFence();
+                case FencingProcessors.NEXT_EPOCH_CLASS_ID:
+                    return new FencingProcessors.NextEpoch();
+                case FencingProcessors.REJECTED_CLASS_ID:
+                    return new FencingProcessors.Rejected();
+                default:
+                    throw new IllegalArgumentException("Unknown jobinfo-store class id " + typeId
+                            + "; a newer version of jobinfo-store wrote this value");
+            }
         }
     }
 }

@@ -35,7 +35,9 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -137,7 +139,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                         + "'; give one of them another jobinfo-storage.store-id");
             }
         }
-        this.storesById = Map.copyOf(byId);
+        this.storesById = Collections.unmodifiableMap(new LinkedHashMap<>(byId));
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(cacheConfig.maxBytes())
                 .weigher((Long k, Cached<T> v) -> v.weight)
@@ -228,16 +230,17 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (previous != null) {
             ownAdds.remove(jobId, pointer); // no add happened, so no add event will come
         }
-        if (previous instanceof FencingProcessors.Rejected rejected) {
+        if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
-                    + " acknowledged)", jobId, writeStore.location(jobId), writerEpoch, rejected.fence());
+                    + " acknowledged)", jobId, writeStore.location(jobId), writerEpoch,
+                    ((FencingProcessors.Rejected) previous).fence());
         }
         observer.afterPointerWrite(jobId);
         if (previous != null) {
-            if (previous instanceof JobInfoPointer existing && existing.sameBlobAs(pointer)) {
-                pointer = existing;
-            } else if (previous instanceof InlineJobInfo inline && inline.codecId() == codec.id()
-                    && payload.contentEquals(inline.encodedJob())) {
+            if (previous instanceof JobInfoPointer && ((JobInfoPointer) previous).sameBlobAs(pointer)) {
+                pointer = (JobInfoPointer) previous;
+            } else if (previous instanceof InlineJobInfo && ((InlineJobInfo) previous).codecId() == codec.id()
+                    && payload.contentEquals(((InlineJobInfo) previous).encodedJob())) {
                 LOG.debug("job {} is registered inline with identical content; left inline", jobId);
                 return pointer;
             } else {
@@ -365,11 +368,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         } finally {
             invalidate(jobId);
         }
-        if (previous instanceof FencingProcessors.Rejected rejected) {
+        if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the removal (nothing was removed or deleted)", jobId,
-                    writeStore.location(jobId), writerEpoch, rejected.fence());
+                    writeStore.location(jobId), writerEpoch, ((FencingProcessors.Rejected) previous).fence());
         }
-        if (previous instanceof JobInfoPointer pointer) {
+        if (previous instanceof JobInfoPointer) {
+            JobInfoPointer pointer = (JobInfoPointer) previous;
             JobInfoStore store = storesById.get(pointer.storeId());
             if (store == null) {
                 LOG.warn("job {}: its blob is in store '{}', which this registry does not know; left for GC", jobId,
@@ -432,7 +436,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** Ids of every registered job (a cluster-wide call). */
     public Set<Long> runningJobIds() {
-        return Set.copyOf(map.keySet());
+        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet()));
     }
 
     /** Number of registered jobs (a cluster-wide call). */
@@ -508,8 +512,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     private Cached<T> load(long jobId, Object value, long tokenBeforeMapRead) throws JobInfoStoreException {
-        long length = value instanceof JobInfoPointer p ? p.payloadLength()
-                : value instanceof InlineJobInfo i ? i.encodedLength() : 0;
+        long length = value instanceof JobInfoPointer ? ((JobInfoPointer) value).payloadLength()
+                : value instanceof InlineJobInfo ? ((InlineJobInfo) value).encodedLength() : 0;
         if (length > cacheConfig.maxEntryBytes()) {
             return resolve(jobId, value);
         }
@@ -547,11 +551,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         try {
             return future.join();
         } catch (CompletionException e) {
-            if (e.getCause() instanceof JobInfoStoreException s) {
-                throw s;
+            if (e.getCause() instanceof JobInfoStoreException) {
+                throw (JobInfoStoreException) e.getCause();
             }
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
             }
             throw e;
         }
@@ -560,7 +564,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private Cached<T> resolve(long jobId, Object value) throws JobInfoStoreException {
         long start = System.nanoTime();
         try {
-            if (value instanceof JobInfoPointer pointer) {
+            if (value instanceof JobInfoPointer) {
+                JobInfoPointer pointer = (JobInfoPointer) value;
                 JobInfoStore store = storesById.get(pointer.storeId());
                 if (store == null) {
                     throw new JobInfoStoreException("The pointer names store '" + pointer.storeId()
@@ -575,7 +580,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 T job = decode(jobId, pointer.codecId(), blob.payload(), blob.location());
                 return new Cached<>(pointer.initializationTimestamp(), job, weigh(blob.payload().length));
             }
-            if (value instanceof InlineJobInfo inline) {
+            if (value instanceof InlineJobInfo) {
+                InlineJobInfo inline = (InlineJobInfo) value;
                 T job = decode(jobId, inline.codecId(), inline.encodedJob(), "inline:" + map.getName());
                 return new Cached<>(inline.initializationTimestamp(), job, weigh(inline.encodedLength()));
             }
@@ -601,8 +607,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     private String locationOf(long jobId, Object value) {
-        if (value instanceof JobInfoPointer p && storesById.containsKey(p.storeId())) {
-            return storesById.get(p.storeId()).location(jobId);
+        if (value instanceof JobInfoPointer && storesById.containsKey(((JobInfoPointer) value).storeId())) {
+            return storesById.get(((JobInfoPointer) value).storeId()).location(jobId);
         }
         return value instanceof InlineJobInfo ? "inline:" + map.getName() : null;
     }
@@ -612,7 +618,57 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         return (int) Math.min(Integer.MAX_VALUE, payloadLength + 256);
     }
 
-    private record Cached<T>(long initializationTimestamp, T job, int weight) {
+private static final class Cached<T> {
+        private final long initializationTimestamp;
+        private final T job;
+        private final int weight;
+
+        Cached(long initializationTimestamp, T job, int weight) {
+            this.initializationTimestamp = initializationTimestamp;
+            this.job = job;
+            this.weight = weight;
+        }
+
+        public long initializationTimestamp() {
+            return initializationTimestamp;
+        }
+
+        public T job() {
+            return job;
+        }
+
+        public int weight() {
+            return weight;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            if (this == o) {
+                return true;
+            }
+            if (o == null || o.getClass() != getClass()) {
+                return false;
+            }
+            Cached<?> other = (Cached<?>) o;
+            return initializationTimestamp == other.initializationTimestamp
+                    && java.util.Objects.equals(job, other.job)
+                    && weight == other.weight;
+        }
+
+        @Override
+        public int hashCode() {
+            int h = 0;
+            h = 31 * h + Long.hashCode(initializationTimestamp);
+            h = 31 * h + java.util.Objects.hashCode(job);
+            h = 31 * h + weight;
+            return h;
+        }
+
+        @Override
+        public String toString() {
+            return "Cached[initializationTimestamp=" + initializationTimestamp + ", job=" + job + ", weight=" + weight
+                    + "]";
+        }
     }
 
     private final class Invalidator implements EntryAddedListener<Long, Object>, EntryUpdatedListener<Long, Object>,

@@ -27,7 +27,10 @@ public interface BlobSource {
     /** A source over {@code length} bytes of {@code bytes} from {@code offset}; not copied, must not change. */
     static BlobSource ofBytes(byte[] bytes, int offset, int length) {
         Objects.requireNonNull(bytes, "bytes");
-        Objects.checkFromIndexSize(offset, length, bytes.length);
+        if (offset < 0 || length < 0 || offset > bytes.length - length) {
+            throw new IndexOutOfBoundsException("Range [" + offset + ", " + offset + " + " + length
+                    + ") out of bounds for length " + bytes.length);
+        }
         return new BlobSource() {
             @Override
             public long length() {

@@ -5,6 +5,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.metrics.MeteredJobInfoStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -42,7 +43,8 @@ public final class JobInfoStores {
         Map<String, JobInfoStoreFactory> all = factories(classLoader);
         JobInfoStoreFactory factory = all.get(type);
         if (factory == null) {
-            throw new InvalidConfigurationException(List.of("jobinfo-storage.type: unknown store type '" + type
+            throw new InvalidConfigurationException(Collections.singletonList(
+                    "jobinfo-storage.type: unknown store type '" + type
                     + "'; known types: " + all.keySet() + " (add the jar of the backend to the classpath)"));
         }
         return factory;

@@ -1,9 +1,9 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.envelope.Hex;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.OptionalLong;
 
 /**
@@ -22,12 +22,12 @@ public final class StoreNaming {
 
     /** {@code 000000000000007b.jobinfo} for job 123; {@code ffffffffffffffff.jobinfo} for job -1. */
     public static String blobName(long jobId) {
-        return HexFormat.of().toHexDigits(jobId) + BLOB_SUFFIX;
+        return Hex.digits(jobId) + BLOB_SUFFIX;
     }
 
     /** A unique temporary name for a write of {@code jobId} in progress. */
     public static String tempName(long jobId, String unique) {
-        return TEMP_PREFIX + HexFormat.of().toHexDigits(jobId) + "-" + unique;
+        return TEMP_PREFIX + Hex.digits(jobId) + "-" + unique;
     }
 
     /** The job id of a blob name, or empty if {@code name} is not one. */
@@ -53,7 +53,7 @@ public final class StoreNaming {
                 return OptionalLong.empty();
             }
         }
-        return OptionalLong.of(HexFormat.fromHexDigitsToLong(hex));
+        return OptionalLong.of(Hex.parseLong(hex));
     }
 
     /**
@@ -64,7 +64,7 @@ public final class StoreNaming {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256")
                     .digest(canonicalNamespace.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 4);
+            return Hex.format(digest, 0, 4);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }

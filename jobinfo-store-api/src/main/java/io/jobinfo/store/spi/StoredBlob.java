@@ -4,14 +4,81 @@ import java.time.Instant;
 
 /**
  * One entry of a {@link JobInfoStore#list()} listing.
- *
- * @param jobId        the job id the object belongs to
- * @param location     where it is stored, in URI form (for messages and operators)
- * @param sizeBytes    its size in bytes, envelope included
- * @param lastModified when it was last written, as reported by the backend
- * @param incomplete   {@code true} for the leftover of an interrupted write (a temporary file or upload), which no
- *                     reader can see and which only garbage collection removes, through
- *                     {@link JobInfoStore#deleteIncomplete(StoredBlob)}
  */
-public record StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete) {
+public final class StoredBlob {
+    private final long jobId;
+    private final String location;
+    private final long sizeBytes;
+    private final Instant lastModified;
+    private final boolean incomplete;
+
+    /**
+     * @param jobId        the job id the object belongs to
+     * @param location     where it is stored, in URI form (for messages and operators)
+     * @param sizeBytes    its size in bytes, envelope included
+     * @param lastModified when it was last written, as reported by the backend
+     * @param incomplete   {@code true} for the leftover of an interrupted write (a temporary file or upload), which no
+     * reader can see and which only garbage collection removes, through
+     * {@link JobInfoStore#deleteIncomplete(StoredBlob)}
+     */
+    public StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete) {
+        this.jobId = jobId;
+        this.location = location;
+        this.sizeBytes = sizeBytes;
+        this.lastModified = lastModified;
+        this.incomplete = incomplete;
+    }
+
+    public long jobId() {
+        return jobId;
+    }
+
+    public String location() {
+        return location;
+    }
+
+    public long sizeBytes() {
+        return sizeBytes;
+    }
+
+    public Instant lastModified() {
+        return lastModified;
+    }
+
+    public boolean incomplete() {
+        return incomplete;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (o == null || o.getClass() != getClass()) {
+            return false;
+        }
+        StoredBlob other = (StoredBlob) o;
+        return jobId == other.jobId
+                && java.util.Objects.equals(location, other.location)
+                && sizeBytes == other.sizeBytes
+                && java.util.Objects.equals(lastModified, other.lastModified)
+                && incomplete == other.incomplete;
+    }
+
+    @Override
+    public int hashCode() {
+        int h = 0;
+        h = 31 * h + Long.hashCode(jobId);
+        h = 31 * h + java.util.Objects.hashCode(location);
+        h = 31 * h + Long.hashCode(sizeBytes);
+        h = 31 * h + java.util.Objects.hashCode(lastModified);
+        h = 31 * h + Boolean.hashCode(incomplete);
+        return h;
+    }
+
+    @Override
+    public String toString() {
+        return "StoredBlob[jobId=" + jobId + ", location=" + location + ", sizeBytes=" + sizeBytes
+                + ", lastModified=" + lastModified + ", incomplete=" + incomplete + "]";
+    }
 }

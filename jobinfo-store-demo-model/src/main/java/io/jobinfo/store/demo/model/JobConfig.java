@@ -1,4 +1,4 @@
-package io.jobinfo.store.model;
+package io.jobinfo.store.demo.model;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -40,7 +40,11 @@ public final class JobConfig {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JobConfig c && name.equals(c.name) && envOptions.equals(c.envOptions);
+        if (!(o instanceof JobConfig)) {
+            return false;
+        }
+        JobConfig c = (JobConfig) o;
+        return name.equals(c.name) && envOptions.equals(c.envOptions);
     }
 
     @Override

@@ -1,5 +1,6 @@
-package io.jobinfo.store.model;
+package io.jobinfo.store.demo.model;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -31,7 +32,11 @@ public final class JobImmutableInformation {
         this.createTime = createTime;
         this.logicalDag = Objects.requireNonNull(logicalDag, "logicalDag").clone();
         this.jobConfig = Objects.requireNonNull(jobConfig, "jobConfig");
-        this.pluginJarsUrls = List.copyOf(pluginJarsUrls);
+        List<String> urls = new ArrayList<>(pluginJarsUrls.size());
+        for (String url : pluginJarsUrls) {
+            urls.add(Objects.requireNonNull(url, "plugin jar url"));
+        }
+        this.pluginJarsUrls = Collections.unmodifiableList(urls);
         this.connectorJarIdentifiers = Collections.unmodifiableSet(new LinkedHashSet<>(connectorJarIdentifiers));
     }
 
@@ -80,7 +85,11 @@ public final class JobImmutableInformation {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof JobImmutableInformation j && jobId == j.jobId && isStartWithSavePoint == j.isStartWithSavePoint
+        if (!(o instanceof JobImmutableInformation)) {
+            return false;
+        }
+        JobImmutableInformation j = (JobImmutableInformation) o;
+        return jobId == j.jobId && isStartWithSavePoint == j.isStartWithSavePoint
                 && createTime == j.createTime && jobName.equals(j.jobName) && Arrays.equals(logicalDag, j.logicalDag)
                 && jobConfig.equals(j.jobConfig) && pluginJarsUrls.equals(j.pluginJarsUrls)
                 && connectorJarIdentifiers.equals(j.connectorJarIdentifiers);

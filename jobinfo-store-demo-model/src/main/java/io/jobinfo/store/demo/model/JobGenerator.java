@@ -1,6 +1,7 @@
-package io.jobinfo.store.model;
+package io.jobinfo.store.demo.model;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -38,7 +39,7 @@ public final class JobGenerator {
         env.put("job.retry.times", 3);
         env.put("read_limit.bytes_per_second", 7_000_000.5);
         env.put("savemode.execute.enabled", Boolean.TRUE);
-        List<String> jars = List.of(
+        List<String> jars = Arrays.asList(
                 "file:///opt/seatunnel/connectors/connector-cdc-mysql-2.3.9.jar",
                 "file:///opt/seatunnel/connectors/connector-jdbc-2.3.9.jar",
                 "file:///opt/seatunnel/lib/mysql-connector-j-8.0.33.jar");
