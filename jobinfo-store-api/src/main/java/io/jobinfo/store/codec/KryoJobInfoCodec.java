@@ -16,8 +16,8 @@ import java.util.function.ToIntFunction;
  * <p>Kryo runs with registration required and only the value class registered (under the given registration id,
  * with the given serializer), and the value is written with {@code writeObject}, so no class name or class id ever
  * enters the data and decoding never instantiates a class the bytes name. A serializer that tries to write or read a
- * nested object of an unregistered class fails with a {@link KryoException} (an {@link IllegalArgumentException} from
- * {@link #encode}, a {@link CodecException} from {@link #decode}).
+ * nested object of an unregistered class fails: {@link #encode} throws an {@link IllegalArgumentException} naming the
+ * class, {@link #decode} a {@link CodecException}.
  *
  * <p>Kryo instances are not thread-safe; a bounded {@link Pool} lends one per call. The serializer instance is shared
  * by all pooled Kryo instances, so it must be stateless (most explicit serializers are).
