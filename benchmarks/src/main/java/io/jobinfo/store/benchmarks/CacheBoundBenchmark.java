@@ -6,8 +6,9 @@ import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -50,7 +51,7 @@ final class CacheBoundBenchmark {
     }
 
     void run() throws Exception {
-        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         Path dir = workDir.resolve("cache-bound-store");
         // fsync off: this scenario is about the read side; the writes are set-up only
         JobInfoStorageConfig config = JobInfoStorageConfig.builder("local").namespace(dir.toString())

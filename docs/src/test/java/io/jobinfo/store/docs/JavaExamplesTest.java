@@ -63,7 +63,8 @@ class JavaExamplesTest {
                 import io.jobinfo.store.config.JobInfoStorageConfig;
                 import io.jobinfo.store.envelope.BlobEnvelope;
                 import io.jobinfo.store.envelope.VerifiedBlob;
-                import io.jobinfo.store.model.JobImmutableInformation;
+                import io.jobinfo.store.demo.model.JobImmutableInformation;
+                import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
                 import io.jobinfo.store.spi.BlobSource;
                 import io.jobinfo.store.spi.JobInfoStore;
                 import io.jobinfo.store.spi.JobInfoStores;

@@ -6,10 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.metrics.MeteredJobInfoStore;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
@@ -130,7 +131,7 @@ class MetricsTest {
         JobInfoStorageConfig config = JobInfoStorageConfig.builder("local").namespace(dir.toString())
                 .storeId("registry").build();
         JobGenerator generator = new JobGenerator(7);
-        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         int jobSize = 50_000;
         // room for about two jobs: the third insert evicts
         CacheConfig cache = new CacheConfig(2 * (jobSize + 20_000), jobSize + 20_000, CacheConfig

@@ -2,7 +2,9 @@ package io.jobinfo.store.it;
 
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
-import io.jobinfo.store.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.ops.GarbageCollector;
 import io.jobinfo.store.ops.GcReport;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -24,7 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class Audit {
 
-    static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
     static final long SEED = 2026;
     private static final JobGenerator GENERATOR = new JobGenerator(SEED);
     private static final Map<String, byte[]> EXPECTED = new ConcurrentHashMap<>();

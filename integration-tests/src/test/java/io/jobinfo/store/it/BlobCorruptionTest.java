@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.BlobNotFoundException;

@@ -8,8 +8,9 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.service.JobInfoSerialization;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
@@ -51,7 +52,7 @@ public final class MemberMain {
 
     static final String PREFIX = "@@ ";
     private static final PrintStream OUT = System.out;
-    private static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
 
     private MemberMain() {
     }

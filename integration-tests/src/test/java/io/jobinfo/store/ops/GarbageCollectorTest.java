@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.BlobSource;
@@ -29,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GarbageCollectorTest {
 
     private static HazelcastTestCluster cluster;
-    private static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
 
     @TempDir
     Path dir;

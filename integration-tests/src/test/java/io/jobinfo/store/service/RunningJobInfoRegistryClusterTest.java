@@ -9,9 +9,10 @@ import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -43,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RunningJobInfoRegistryClusterTest {
 
-    private static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
     private static final JobGenerator GENERATOR = new JobGenerator(2026);
 
     @TempDir

@@ -8,8 +8,9 @@ import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.ByteSize;
 import io.jobinfo.store.config.CacheConfig;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
@@ -102,7 +103,7 @@ final class DemoCommand implements Callable<Integer> {
         validate();
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
-        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         JobGenerator generator = new JobGenerator(42);
         CacheConfig cache = new CacheConfig(cacheMaxBytes, Math.min(cacheMaxBytes, CacheConfig.DEFAULT_MAX_ENTRY_BYTES
                 * 16), CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS);

@@ -8,8 +8,9 @@ import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.service.JobInfoSerialization;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -75,7 +76,7 @@ public class CacheHitBenchmark {
         dir = Files.createTempDirectory("jobinfo-jmh-cache-");
         store = JobInfoStores.open(JobInfoStorageConfig.builder("local").namespace(dir.toString())
                 .option("local.fsync", "false").build());
-        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         registry = RunningJobInfoRegistry.builder(member, store, codec).cache(CacheConfig.defaults()).build();
         map = new ConcurrentHashMap<>();
         caffeine = Caffeine.newBuilder().maximumWeight(CacheConfig.DEFAULT_MAX_BYTES)

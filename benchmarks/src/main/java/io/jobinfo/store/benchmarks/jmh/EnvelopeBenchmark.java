@@ -2,10 +2,11 @@ package io.jobinfo.store.benchmarks.jmh;
 
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
-import io.jobinfo.store.model.JobGenerator;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import java.security.MessageDigest;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
@@ -32,7 +33,7 @@ public class EnvelopeBenchmark {
     @Param("204800")
     public int jobBytes;
 
-    private final KryoJobInfoCodec codec = new KryoJobInfoCodec();
+    private final KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
     private JobImmutableInformation job;
     private byte[] payload;
     private long jobId;

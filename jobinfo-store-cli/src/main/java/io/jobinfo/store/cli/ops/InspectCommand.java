@@ -3,12 +3,13 @@ package io.jobinfo.store.cli.ops;
 import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeFormatException;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.model.ConnectorJarIdentifier;
-import io.jobinfo.store.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.ConnectorJarIdentifier;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
@@ -176,7 +177,7 @@ public final class InspectCommand extends OpsCommand {
     }
 
     private static Map<String, Object> summary(byte[] payload, int codecId, List<String> problems) {
-        KryoJobInfoCodec codec = new KryoJobInfoCodec();
+        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         Map<String, Object> m = new LinkedHashMap<>();
         if (codecId != codec.id()) {
             m.put("decoded", false);

@@ -5,7 +5,9 @@ import com.hazelcast.map.IMap;
 import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -24,7 +26,7 @@ import picocli.CommandLine;
 /** A real embedded cluster, a real local store, and the CLI run in-process with captured output. */
 final class OpsFixture {
 
-    static final KryoJobInfoCodec CODEC = new KryoJobInfoCodec();
+    static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
 
     private OpsFixture() {
     }
