@@ -39,7 +39,8 @@ public final class MigrationReport {
      * (negative for a rollback): inline value size minus pointer size, summed
      * @param copies           copies the cluster keeps of each entry (owner plus backups) for {@link #clusterHeapFreed}
      * @param skipped          entries left as they were, each with its reason (none of them is a problem)
-     * @param failed           entries that could not be converted, each with its reason; still inline or a valid pointer
+     * @param failed           entries that could not be converted, each with its reason; still inline or a valid
+     *                         pointer
      * @param notProcessed     keys not examined because the run was cancelled
      * @param retries          compare-and-set attempts repeated because the entry changed meanwhile
      * @param duration         how long the run took

@@ -171,7 +171,6 @@ public final class Migrator {
         public String describe() {
             return detail.isEmpty() ? reason.text() : reason.text() + ": " + detail;
         }
-    
 
         @Override
         public boolean equals(Object o) {

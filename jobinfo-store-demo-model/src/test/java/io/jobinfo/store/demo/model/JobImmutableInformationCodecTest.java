@@ -58,6 +58,33 @@ class JobImmutableInformationCodecTest {
         assertThat(viaDefault.encode(job, 68).toByteArray()).isEqualTo(plain);
     }
 
+    /**
+     * Blobs already stored must keep decoding, and the same job must keep encoding to the same bytes (a resubmit is
+     * compared byte for byte): the SHA-256 of encodings made by the codec before it moved out of the core (commit
+     * 8521f90, where it was {@code io.jobinfo.store.codec.KryoJobInfoCodec} typed on {@code io.jobinfo.store.model}).
+     */
+    @Test
+    void encodesByteForByteAsBeforeTheMove() throws Exception {
+        Object[][] golden = {
+            {7L, -12345L, 200_000, 200_208, "1557845348fe7d6037e3f2a09cc8799a10f9b61d4cc1d2b3766d7cd37d041d22"},
+            {1L, 1L, 8_000, 8_174, "fa2d1a21dbd0ee07511d6616d4cbea45c54bd14c255a4e0343b9b877dc73f17b"},
+            {42L, 99L, 50_000, 50_179, "d19b783cc25c7ca762e31f0a324b8a0e3e2de9ee8722ea6e7c78d21f0b0f47cd"},
+        };
+        for (Object[] g : golden) {
+            JobImmutableInformation job = new JobGenerator((Long) g[0]).generate((Long) g[1], (Integer) g[2]);
+            byte[] bytes = codec.encode(job);
+            assertThat(bytes).hasSize((Integer) g[3]);
+            assertThat(java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(bytes))).isEqualTo(g[4]);
+            assertThat(codec.decode(bytes)).isEqualTo(job);
+        }
+        JobImmutableInformation empty = new JobImmutableInformation(0, "empty", false, 0, new byte[0],
+                new JobConfig("empty", Map.of()), List.of(), Set.of());
+        assertThat(java.util.HexFormat.of().formatHex(codec.encode(empty)))
+                .isEqualTo("010000000000000000656d7074f900000000000000000000656d7074f9000000");
+        assertThat(codec.id()).isEqualTo(KryoJobInfoCodec.ID);
+    }
+
     @Test
     void generatorHitsTheRequestedSize() {
         for (int target : new int[] {8_000, 50_000, 200_000, 1_000_000}) {
