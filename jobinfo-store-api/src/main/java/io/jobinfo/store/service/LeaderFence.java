@@ -64,7 +64,7 @@ final class LeaderFence {
 
     /** A new, unique epoch, greater than every epoch handed out before. */
     long nextEpoch() {
-        return (Long) epochMap.executeOnKey(EPOCH_KEY, new FencingProcessors.NextEpoch());
+        return epochMap.executeOnKey(EPOCH_KEY, new FencingProcessors.NextEpoch());
     }
 
     /**
