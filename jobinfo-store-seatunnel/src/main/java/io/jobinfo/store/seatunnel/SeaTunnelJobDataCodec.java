@@ -19,8 +19,9 @@ import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;
  * directions first check the bytes with {@link #inspect(byte[])}: Hazelcast's Data header (partition hash 0, type
  * id of {@code DataSerializable}), the identified-serializable header (SeaTunnel's job factory id,
  * {@code JobDataSerializerHook.FACTORY_ID}, and class id {@code JOB_IMMUTABLE_INFORMATION}), then the job's leading
- * fields up to and including the length and header of its logical DAG, read as primitives at their offsets. The
- * layout is the same in Hazelcast 5.1 through 5.7.
+ * fields, read as primitives at their offsets, up to and including the length and header of its logical DAG
+ * (SeaTunnel 2.3.8) or of its first logical vertex (2.3.10, which writes the vertices before the DAG). Hazelcast's
+ * layout is the same in 5.1 through 5.7.
  *
  * <p>Thread-safe and stateless.
  */
@@ -174,41 +175,39 @@ public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
             throw r.fail("isStartWithSavePoint byte " + savePoint + " at offset " + (r.pos - 1) + " is neither 0 nor 1");
         }
         long createTime = r.readLong("create time");
-        int dagStart = r.pos;
-        int dagLength = r.readInt("logical DAG length");
-        if (dagLength < DATA_HEADER) {
-            throw r.fail("logical DAG length " + dagLength + " at offset " + dagStart
-                    + (dagLength == -1 ? " (no logical DAG)" : "") + ", expected a serialized LogicalDag");
+        r.need(8, "logical DAG or logical vertex count");
+        // 2.3.8: the logical DAG's Data (length, then its partition hash, always 0) follows the create time.
+        // 2.3.10: the count of logical vertices, then each vertex's Data (its length is never 0), then the DAG.
+        boolean verticesFirst = Reader.intAt(bytes, r.pos + 4, ByteOrder.BIG_ENDIAN) != 0;
+        if (verticesFirst) {
+            int countAt = r.pos;
+            int vertices = r.readInt("logical vertex count");
+            if (vertices < 0 || vertices > (bytes.length - r.pos) / 8) {
+                throw r.fail("logical vertex count " + vertices + " at offset " + countAt + " does not fit the "
+                        + (bytes.length - r.pos) + " remaining bytes");
+            }
+            if (vertices > 0) {
+                int vertexLength = r.embeddedData("first logical vertex", JobDataSerializerHook.LOGICAL_VERTEX,
+                        "LogicalVertex");
+                r.pos += vertexLength;
+            }
+            // each vertex's jar set, the logical DAG, job config, plugin jar URLs, connector jar identifiers follow
+            if (bytes.length - r.pos < 4 + 4 + DATA_HEADER + 12) {
+                throw r.fail("truncated: " + (bytes.length - r.pos) + " bytes after the first logical vertex, too"
+                        + " few for the logical DAG, job config, plugin jar URLs and connector jar identifiers");
+            }
+            return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, -1, vertices, order,
+                    bytes.length);
         }
-        if (dagLength > bytes.length - r.pos) {
-            throw r.fail("truncated: the logical DAG declares " + dagLength + " bytes at offset " + dagStart + " but "
-                    + (bytes.length - r.pos) + " remain");
-        }
-        checkLogicalDag(r, dagLength);
+        int dagLength = r.embeddedData("logical DAG", JobDataSerializerHook.LOGICAL_DAG, "LogicalDag");
         r.pos += dagLength;
         // jobConfig, pluginJarsUrls, connectorJarIdentifiers follow, each at least a 4-byte type id
         if (bytes.length - r.pos < 12) {
             throw r.fail("truncated: " + (bytes.length - r.pos) + " bytes after the logical DAG, too few for the job"
                     + " config, plugin jar URLs and connector jar identifiers that follow it");
         }
-        return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, dagLength, order, bytes.length);
-    }
-
-    private static void checkLogicalDag(Reader job, int dagLength) throws CodecException {
-        int start = job.pos;
-        int type = Reader.intAt(job.bytes, start + 4, ByteOrder.BIG_ENDIAN);
-        if (type != TYPE_DATA_SERIALIZABLE) {
-            throw job.fail("the logical DAG at offset " + start + " has Hazelcast type id " + type + ", expected "
-                    + TYPE_DATA_SERIALIZABLE + " (DataSerializable)");
-        }
-        if (dagLength < DATA_HEADER + IDS_HEADER) {
-            throw job.fail("the logical DAG at offset " + start + " is " + dagLength
-                    + " bytes, too short for its identified-serializable header");
-        }
-        Reader dag = new Reader(job.bytes, null);
-        dag.jobId = job.jobId;
-        dag.pos = start + DATA_HEADER;
-        dag.identifiedHeader(JobDataSerializerHook.LOGICAL_DAG, "LogicalDag", "the logical DAG at offset " + start);
+        return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, dagLength, -1, order,
+                bytes.length);
     }
 
     /** Bounds-checked reads of primitives; every failure names the job. */
@@ -272,6 +271,37 @@ public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
                 pos += 2;
             }
             return order;
+        }
+
+        /**
+         * Reads the length of a Data embedded with {@code IOUtil.writeData} and checks its headers: DataSerializable,
+         * SeaTunnel's job factory, {@code classId}. Leaves {@link #pos} at the embedded Data's first byte.
+         *
+         * @return the embedded Data's length
+         */
+        int embeddedData(String what, int classId, String className) throws CodecException {
+            int lengthAt = pos;
+            int length = readInt(what + " length");
+            if (length < DATA_HEADER + IDS_HEADER) {
+                throw fail(what + " length " + length + " at offset " + lengthAt
+                        + (length == -1 ? " (null)" : "") + ", expected a serialized " + className);
+            }
+            if (length > bytes.length - pos) {
+                throw fail("truncated: the " + what + " declares " + length + " bytes at offset " + lengthAt
+                        + " but " + (bytes.length - pos) + " remain");
+            }
+            int start = pos;
+            int type = intAt(bytes, start + 4, ByteOrder.BIG_ENDIAN);
+            if (type != TYPE_DATA_SERIALIZABLE) {
+                throw fail("the " + what + " at offset " + start + " has Hazelcast type id " + type + ", expected "
+                        + TYPE_DATA_SERIALIZABLE + " (DataSerializable)");
+            }
+            Reader inner = new Reader(bytes, null);
+            inner.jobId = jobId;
+            inner.pos = start + DATA_HEADER;
+            inner.identifiedHeader(classId, className, "the " + what + " at offset " + start);
+            pos = start;
+            return length;
         }
 
         void need(int n, String what) throws CodecException {

@@ -14,16 +14,18 @@ public final class SeaTunnelJobHeader {
     private final boolean startWithSavePoint;
     private final long createTime;
     private final int logicalDagLength;
+    private final int logicalVertexCount;
     private final ByteOrder byteOrder;
     private final int totalLength;
 
     SeaTunnelJobHeader(long jobId, String jobName, boolean startWithSavePoint, long createTime, int logicalDagLength,
-                       ByteOrder byteOrder, int totalLength) {
+                       int logicalVertexCount, ByteOrder byteOrder, int totalLength) {
         this.jobId = jobId;
         this.jobName = jobName;
         this.startWithSavePoint = startWithSavePoint;
         this.createTime = createTime;
         this.logicalDagLength = logicalDagLength;
+        this.logicalVertexCount = logicalVertexCount;
         this.byteOrder = byteOrder;
         this.totalLength = totalLength;
     }
@@ -48,9 +50,25 @@ public final class SeaTunnelJobHeader {
         return createTime;
     }
 
-    /** Length in bytes of the logical DAG's own serialized form (Hazelcast Data) inside the job; -1 if null. */
+    /**
+     * Length in bytes of the logical DAG's own serialized form (Hazelcast Data) inside a job of SeaTunnel 2.3.8's
+     * layout; -1 for 2.3.10's layout, where it follows the vertices and is not read.
+     */
     public int logicalDagLength() {
         return logicalDagLength;
+    }
+
+    /**
+     * Whether the job has SeaTunnel 2.3.10's layout: {@code logicalVertexDataList} and {@code logicalVertexJarsList}
+     * between the create time and the logical DAG.
+     */
+    public boolean verticesBeforeDag() {
+        return logicalVertexCount >= 0;
+    }
+
+    /** Number of entries of {@code logicalVertexDataList} (2.3.10's layout); -1 for 2.3.8's layout. */
+    public int logicalVertexCount() {
+        return logicalVertexCount;
     }
 
     /** The byte order of the serialization service that wrote the job (big-endian unless configured). */
@@ -66,7 +84,7 @@ public final class SeaTunnelJobHeader {
     @Override
     public String toString() {
         return "SeaTunnelJobHeader{jobId=" + jobId + ", jobName=" + jobName + ", startWithSavePoint="
-                + startWithSavePoint + ", createTime=" + createTime + ", logicalDagLength=" + logicalDagLength
+                + startWithSavePoint + ", createTime=" + createTime + ", logicalDagLength=" + logicalDagLength + ", logicalVertexCount=" + logicalVertexCount
                 + ", byteOrder=" + byteOrder + ", totalLength=" + totalLength + '}';
     }
 }
