@@ -193,8 +193,9 @@ public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
             }
             // each vertex's jar set, the logical DAG, job config, plugin jar URLs, connector jar identifiers follow
             if (bytes.length - r.pos < 4 + 4 + DATA_HEADER + 12) {
-                throw r.fail("truncated: " + (bytes.length - r.pos) + " bytes after the first logical vertex, too"
-                        + " few for the logical DAG, job config, plugin jar URLs and connector jar identifiers");
+                throw r.fail("truncated: " + (bytes.length - r.pos) + " bytes after "
+                        + (vertices > 0 ? "the first logical vertex" : "the logical vertex count") + ", too few for"
+                        + " the logical DAG, job config, plugin jar URLs and connector jar identifiers");
             }
             return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, -1, vertices, order,
                     bytes.length);

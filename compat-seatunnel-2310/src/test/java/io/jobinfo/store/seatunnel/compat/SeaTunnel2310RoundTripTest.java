@@ -1,8 +1,10 @@
 package io.jobinfo.store.seatunnel.compat;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.internal.serialization.Data;
+import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.VerifiedBlob;
@@ -88,6 +90,32 @@ class SeaTunnel2310RoundTripTest {
         assertThat(joined).isEqualTo(original);
         assertThat(SeaTunnel2310Jobs.SS.toData(joined).toByteArray()).isEqualTo(inMap.toByteArray());
         assertSameJob2310(SeaTunnel2310Jobs.SS.toObject(joined.getJobImmutableInformation()), built.job());
+    }
+
+    @Test
+    void damaged2310BytesAreRefusedNamingTheJob() throws Exception {
+        byte[] bytes = built.data().toByteArray().clone();
+        int countAt = 25 + 4 + built.job().getJobName().getBytes(java.nio.charset.StandardCharsets.UTF_8).length + 1 + 8;
+        int firstVertexAt = countAt + 4;
+        int firstVertexLength = java.nio.ByteBuffer.wrap(bytes).getInt(firstVertexAt);
+        assertThat(firstVertexLength).isEqualTo(built.job().getLogicalVertexDataList().get(0).totalSize());
+
+        byte[] truncated = java.util.Arrays.copyOf(bytes, firstVertexAt + 4 + firstVertexLength / 2);
+        assertThatThrownBy(() -> codec.decode(JOB_ID, truncated)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("SeaTunnel job " + JOB_ID)
+                .hasMessageContaining("truncated: the first logical vertex declares " + firstVertexLength + " bytes");
+
+        byte[] badCount = bytes.clone();
+        java.nio.ByteBuffer.wrap(badCount).putInt(countAt, Integer.MAX_VALUE);
+        assertThatThrownBy(() -> codec.decode(JOB_ID, badCount)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("logical vertex count " + Integer.MAX_VALUE + " at offset " + countAt);
+
+        byte[] notAVertex = bytes.clone();
+        // class id of the first vertex's identified header: Data header (8) + flags (1) + factory id (4)
+        java.nio.ByteBuffer.wrap(notAVertex).putInt(firstVertexAt + 4 + 8 + 1 + 4, 0);
+        assertThatThrownBy(() -> codec.decode(JOB_ID, notAVertex)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("the first logical vertex at offset " + (firstVertexAt + 4))
+                .hasMessageContaining("is not LogicalVertex (1)");
     }
 
     private static void assertSameJob2310(JobImmutableInformation actual, JobImmutableInformation expected) {
