@@ -10,7 +10,12 @@ package io.jobinfo.store.codec;
  */
 public interface JobInfoCodec<T> {
 
-    /** Stable id stored in the envelope, 1..65535. Ids 1..255 are reserved for codecs shipped with this library. */
+    /**
+     * Stable id stored in the envelope, 1..65535. Ids 1..255 are reserved for codecs shipped with this library; in
+     * use: 1 {@link KryoJobInfoCodec} ({@code kryo-jobinfo-v1}), 2 {@code io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec}
+     * ({@code seatunnel-job-data-v1}, module jobinfo-store-seatunnel: SeaTunnel's own serialized job, byte for byte).
+     * An id is never reused for another format.
+     */
     int id();
 
     /** A name for messages, such as {@code kryo-jobinfo-v1}. */
