@@ -151,12 +151,32 @@ final class OpsSession implements AutoCloseable {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         // the commands close the client themselves, after a cancelled run has finished its entries
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        boundConnection(config, options.connectTimeout);
+        return JobInfoSerialization.configure(config);
+    }
+
+    /**
+     * Makes {@code timeout} bound the whole connection attempt, not only the retry loop. The client's connect loop
+     * ({@code cluster-connect-timeout}) checks its deadline only between attempts, and one attempt can hang far longer:
+     * the TCP connect waits {@code network.connection-timeout} per address (5 s by default) and the authentication
+     * waits {@code hazelcast.client.heartbeat.timeout} (60 s by default) for a peer that accepts the connection and
+     * never answers. So each address gets its share of the timeout for the TCP connect, and authentication and the
+     * heartbeat give up after the timeout too: a member silent that long is treated as gone (the client reconnects).
+     */
+    static void boundConnection(ClientConfig config, java.time.Duration timeout) {
+        long millis = timeout.toMillis();
+        int addresses = Math.max(1, config.getNetworkConfig().getAddresses().size());
+        long perAddress = Math.max(250, Math.min(5000, millis / addresses));
+        config.getNetworkConfig().setConnectionTimeout((int) Math.min(perAddress, millis));
+        config.setProperty("hazelcast.client.heartbeat.timeout", Long.toString(millis));
+        config.setProperty("hazelcast.client.heartbeat.interval", Long.toString(Math.max(100, Math.min(5000,
+                millis / 3))));
         ClientConnectionStrategyConfig strategy = config.getConnectionStrategyConfig();
         strategy.setAsyncStart(false);
         strategy.setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ON);
-        strategy.getConnectionRetryConfig().setClusterConnectTimeoutMillis(options.connectTimeout.toMillis())
-                .setInitialBackoffMillis(200).setMaxBackoffMillis(2000);
-        return JobInfoSerialization.configure(config);
+        strategy.getConnectionRetryConfig().setClusterConnectTimeoutMillis(millis)
+                .setInitialBackoffMillis((int) Math.min(200, Math.max(10, millis / 10)))
+                .setMaxBackoffMillis((int) Math.min(2000, Math.max(10, millis / 4)));
     }
 
     private static HazelcastInstance connect(ClientConfig config, ConnectionOptions options) {
