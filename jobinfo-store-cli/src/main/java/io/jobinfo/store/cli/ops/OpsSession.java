@@ -31,11 +31,13 @@ final class OpsSession implements AutoCloseable {
     private final HazelcastInstance client;
     private final JobInfoStore store;
     private final IMap<Long, Object> map;
+    private final boolean mapExisted;
 
-    private OpsSession(HazelcastInstance client, JobInfoStore store, IMap<Long, Object> map) {
+    private OpsSession(HazelcastInstance client, JobInfoStore store, IMap<Long, Object> map, boolean mapExisted) {
         this.client = client;
         this.store = store;
         this.map = map;
+        this.mapExisted = mapExisted;
     }
 
     static OpsSession open(ConnectionOptions options) {
@@ -56,7 +58,8 @@ final class OpsSession implements AutoCloseable {
                     + options.storageConfig + " cannot be opened: " + e.getMessage()
                     + "; check that it is reachable and its jobinfo-storage settings", e);
         }
-        return new OpsSession(client, store, client.getMap(options.mapName));
+        boolean existed = mapExists(client, options.mapName); // before getMap, which creates it
+        return new OpsSession(client, store, client.getMap(options.mapName), existed);
     }
 
     HazelcastInstance client() {
@@ -69,6 +72,20 @@ final class OpsSession implements AutoCloseable {
 
     IMap<Long, Object> map() {
         return map;
+    }
+
+    /** Whether the job map existed on the cluster before this session opened it (opening creates it). */
+    boolean mapExisted() {
+        return mapExisted;
+    }
+
+    private static boolean mapExists(HazelcastInstance client, String name) {
+        for (com.hazelcast.core.DistributedObject o : client.getDistributedObjects()) {
+            if (o instanceof IMap && name.equals(o.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
