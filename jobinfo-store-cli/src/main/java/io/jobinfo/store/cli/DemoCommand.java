@@ -263,9 +263,6 @@ final class DemoCommand implements Callable<Integer> {
         if (storageConfig != null && storeDir != null) {
             problems.append("give either --storage-config or --store-dir, not both\n");
         }
-        if (storageConfig != null && !java.nio.file.Files.isReadable(storageConfig)) {
-            problems.append("--storage-config ").append(storageConfig).append(": no such readable file\n");
-        }
         if (problems.length() > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), problems.toString().strip());
         }
@@ -273,10 +270,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private DemoBackend openBackend() throws Exception {
         if (storageConfig != null) {
-            return DemoBackend.configured(io.jobinfo.store.spi.JobInfoStores.checked(
-                    new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
-                            new org.yaml.snakeyaml.LoaderOptions())).load(
-                            java.nio.file.Files.readString(storageConfig))), storageConfig);
+            return DemoBackend.configured(StorageConfigFile.read("--storage-config", storageConfig), storageConfig);
         }
         return switch (store) {
             case local -> DemoBackend.local(storeDir);

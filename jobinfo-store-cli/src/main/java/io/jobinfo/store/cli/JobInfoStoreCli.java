@@ -36,6 +36,10 @@ public final class JobInfoStoreCli implements Runnable {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new JobInfoStoreCli());
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof StorageConfigFile.Invalid) {
+                commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName() + ": " + e.getMessage());
+                return EXIT_USAGE;
+            }
             if (e instanceof io.jobinfo.store.config.InvalidConfigurationException) {
                 commandLine.getErr().println(e.getMessage());
                 return EXIT_USAGE;

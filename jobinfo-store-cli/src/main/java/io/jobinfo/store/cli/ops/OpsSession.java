@@ -7,6 +7,7 @@ import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.cli.StorageConfigFile;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.service.JobInfoSerialization;
@@ -15,7 +16,6 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -105,18 +105,12 @@ final class OpsSession implements AutoCloseable {
         }
     }
 
+    /** Reads and checks the storage YAML completely (core and backend keys) before anything connects: exit 2. */
     static JobInfoStorageConfig readStorageConfig(ConnectionOptions options) {
         try {
-            return JobInfoStorageConfig.fromYaml(options.storageConfig);
-        } catch (NoSuchFileException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig
-                    + ": no such file; give the YAML with the jobinfo-storage section that the engine uses");
-        } catch (IOException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig
-                    + ": cannot be read (" + e.getMessage() + ")");
-        } catch (InvalidConfigurationException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig + ": "
-                    + e.getMessage());
+            return StorageConfigFile.read("--storage-config", options.storageConfig);
+        } catch (StorageConfigFile.Invalid e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, e.getMessage());
         }
     }
 
