@@ -15,11 +15,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
-@Command(name = "gc", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Lists blobs that no entry of the job map references and that are older than the grace",
-            "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever",
-            "the map holds any value under its job id, re-checked right before each delete, so a job registered",
-            "during the run keeps its blob."},
+@Command(name = "gc", header = "Lists, or deletes with --delete, blobs that no entry of the job map references.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Lists blobs that no entry of the job map references and that are older than the grace "
+                + "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever "
+                + "the map holds any value under its job id, re-checked right before each delete, so a job registered "
+                + "during the run keeps its blob.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
             "1:some deletes failed (listed; the next run retries them)",
