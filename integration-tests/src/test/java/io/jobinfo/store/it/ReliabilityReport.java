@@ -15,11 +15,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Collects the figures of every scenario the suite runs in this JVM and writes {@code docs/reliability.md} from them.
- * Nothing in the table is typed by hand: each row is added by the test that measured it, after its assertions
- * passed or failed (a failed run shows its non-zero figures). {@code target/reliability.md} is written after every
- * test class; {@code docs/reliability.md} only when every group of the suite has reported, so that running a single
- * test does not replace the full table with a partial one.
+ * Collects the figures of every scenario the suite runs in this JVM and writes them under {@code target/}: never a
+ * tracked file. Nothing in the table is typed by hand: each row is added by the test that measured it, after its
+ * assertions passed or failed (a failed run shows its non-zero figures). {@code target/reliability.md} is written after
+ * every test class; {@code target/reliability-complete.md} too once every group of the suite has reported rows, and
+ * {@link PublishReliabilityReport} copies that one to {@code docs/reliability.md} when asked.
  */
 final class ReliabilityReport {
 
@@ -49,21 +49,37 @@ final class ReliabilityReport {
         ROWS.put(row.group() + "|" + row.scenario() + "|" + row.backend(), row);
     }
 
-    /** Marks {@code group} as complete and rewrites the reports. */
+    /** The report of whatever ran, written after every group. */
+    static final Path PARTIAL = Path.of("target", "reliability.md");
+    /** The report of a run in which every group reported rows: what {@link PublishReliabilityReport} publishes. */
+    static final Path COMPLETE = Path.of("target", PublishReliabilityReport.COMPLETE_NAME);
+
+    /** Marks {@code group} as complete and rewrites the reports under {@code target/}. */
     static synchronized void groupDone(String group) {
         REPORTED.add(group);
         try {
             String md = render();
-            Files.writeString(Path.of("target", "reliability.md"), md);
-            if (REPORTED.containsAll(GROUPS)) {
-                Path docs = Path.of("..", "docs", "reliability.md");
-                if (Files.isDirectory(docs.getParent())) {
-                    Files.writeString(docs, md);
-                }
+            Files.createDirectories(PARTIAL.getParent());
+            Files.writeString(PARTIAL, md);
+            if (complete()) {
+                Files.writeString(COMPLETE, md);
             }
         } catch (Exception e) {
             throw new IllegalStateException("could not write the reliability report", e);
         }
+    }
+
+    /** Every group has reported and has at least one row measured by its tests. */
+    private static boolean complete() {
+        if (!REPORTED.containsAll(GROUPS)) {
+            return false;
+        }
+        for (String group : GROUPS) {
+            if (ROWS.values().stream().noneMatch(r -> r.group().equals(group))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String render() throws Exception {

@@ -36,10 +36,18 @@ import picocli.CommandLine.Option;
  * The main job: an embedded cluster, realistic jobs submitted through the registry, the master crashed, every job
  * restored and verified on the new master, and the figures that matter side by side.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Starts an embedded Hazelcast cluster and a store, submits realistic jobs, kills the master,",
-            "restores every job on the new master and prints cluster memory per job (inline vs pointer),",
-            "submit latency, restore time and cache hit ratio."})
+@Command(name = "demo",
+        header = "Runs the main job: an embedded cluster fails over and restores every job from the store.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Starts an embedded Hazelcast cluster and a store, submits realistic jobs, kills the master, "
+                + "restores every job on the new master and prints cluster memory per job (inline vs pointer), "
+                + "submit latency, restore time and cache hit ratio.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every job was restored byte-identical and no blob of an ended job was left",
+            "1:a job failed to restore or differed from what was submitted, or a blob was left behind",
+            "2:invalid arguments or configuration; nothing was started",
+            "3:the store could not be reached",
+            "4:internal error (a bug: please report it)"})
 final class DemoCommand implements Callable<Integer> {
 
     static final String POINTER_MAP = RunningJobInfoRegistry.DEFAULT_MAP_NAME;
@@ -50,50 +58,53 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--jobs", defaultValue = "200", description = "jobs to submit (1..100000; default ${DEFAULT-VALUE})")
+    @Option(names = "--jobs", defaultValue = "200", paramLabel = "N", description = "Jobs to submit, from 1 to 100000 (default: ${DEFAULT-VALUE}).")
     int jobs;
 
-    @Option(names = "--blob-size", defaultValue = "200KiB", converter = ByteSizeConverter.class,
-            description = "approximate encoded size of each job, such as 200KiB or 2MiB (1KiB..256MiB; default "
-                    + "${DEFAULT-VALUE})")
+    @Option(names = "--blob-size", defaultValue = "200KiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Approximate encoded size of each job, such as 200KiB or 2MiB, from 1KiB"
+                    + " to 256MiB (default: ${DEFAULT-VALUE}).")
     long blobSize;
 
-    @Option(names = "--store", defaultValue = "local",
-            description = "backend: ${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+    @Option(names = "--store", defaultValue = "local", paramLabel = "TYPE",
+            description = "The backend: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     StoreType store;
 
-    @Option(names = "--store-dir", description = "directory of the local store (default: a temporary directory,"
-            + " removed afterwards)")
+    @Option(names = "--store-dir", paramLabel = "DIR", description = "Directory of the local store (default: a temporary"
+            + " directory, removed afterwards).")
     Path storeDir;
 
-    @Option(names = "--storage-config", description = {"YAML with a jobinfo-storage section: run on that store",
-        "(an existing S3 bucket, HDFS cluster or directory) instead of an embedded one"})
+    @Option(names = "--storage-config", paramLabel = "FILE", description = "Runs on the store of this"
+            + " YAML's jobinfo-storage section (an existing S3 bucket, HDFS cluster or directory) instead of an"
+            + " embedded one.")
     Path storageConfig;
 
-    @Option(names = "--s3-endpoint", description = {"with --store s3: an existing S3 endpoint (AWS, MinIO...) instead of",
-        "the in-JVM server; credentials come from the AWS default chain (AWS_ACCESS_KEY_ID, ...)"})
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "With --store s3, uses this existing S3 endpoint (AWS,"
+            + " MinIO...) instead of the in-JVM server; credentials come from the AWS default chain"
+            + " (AWS_ACCESS_KEY_ID, ...).")
     java.net.URI s3Endpoint;
 
-    @Option(names = "--s3-bucket", defaultValue = "jobinfo-demo",
-            description = "with --s3-endpoint: an existing bucket (default ${DEFAULT-VALUE})")
+    @Option(names = "--s3-bucket", defaultValue = "jobinfo-demo", paramLabel = "NAME",
+            description = "With --s3-endpoint, an existing bucket (default: ${DEFAULT-VALUE}).")
     String s3Bucket;
 
-    @Option(names = "--fs-default-fs", description = {"with --store hdfs: an existing file system, such as",
-        "hdfs://namenode:8020, instead of the in-JVM MiniDFSCluster"})
+    @Option(names = "--fs-default-fs", paramLabel = "URI", description = "With --store hdfs, uses the existing file system"
+            + " at this URI instead of the in-JVM MiniDFSCluster, such as hdfs://namenode:8020.")
     java.net.URI fsDefaultFs;
 
-    @Option(names = "--members", defaultValue = "3", description = "cluster members (2..7; default ${DEFAULT-VALUE})")
+    @Option(names = "--members", defaultValue = "3", paramLabel = "N", description = "Cluster members, from 2 to 7 (default: ${DEFAULT-VALUE}).")
     int members;
 
-    @Option(names = "--restore-parallelism", defaultValue = "8",
-            description = "blobs loaded at once on the new master (1..256; default ${DEFAULT-VALUE})")
+    @Option(names = "--restore-parallelism", defaultValue = "8", paramLabel = "N",
+            description = "Blobs loaded at once on the new master, from 1 to 256 (default:"
+                    + " ${DEFAULT-VALUE}).")
     int restoreParallelism;
 
-    @Option(names = "--cache-max-bytes", defaultValue = "64MiB", converter = ByteSizeConverter.class,
-            description = "cache bound of each member (default ${DEFAULT-VALUE})")
+    @Option(names = "--cache-max-bytes", defaultValue = "64MiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
+            description = "Cache bound of each member (default: ${DEFAULT-VALUE}).")
     long cacheMaxBytes;
 
-    @Option(names = "--json", description = "print one JSON summary instead of the table")
+    @Option(names = "--json", description = "Prints one JSON summary instead of the table.")
     boolean json;
 
     enum StoreType { local, s3, hdfs }
@@ -264,9 +275,6 @@ final class DemoCommand implements Callable<Integer> {
         if (storageConfig != null && storeDir != null) {
             problems.append("give either --storage-config or --store-dir, not both\n");
         }
-        if (storageConfig != null && !java.nio.file.Files.isReadable(storageConfig)) {
-            problems.append("--storage-config ").append(storageConfig).append(": no such readable file\n");
-        }
         if (problems.length() > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), problems.toString().strip());
         }
@@ -274,10 +282,7 @@ final class DemoCommand implements Callable<Integer> {
 
     private DemoBackend openBackend() throws Exception {
         if (storageConfig != null) {
-            return DemoBackend.configured(io.jobinfo.store.spi.JobInfoStores.checked(
-                    new org.yaml.snakeyaml.Yaml(new org.yaml.snakeyaml.constructor.SafeConstructor(
-                            new org.yaml.snakeyaml.LoaderOptions())).load(
-                            java.nio.file.Files.readString(storageConfig))), storageConfig);
+            return DemoBackend.configured(StorageConfigFile.read("--storage-config", storageConfig), storageConfig);
         }
         return switch (store) {
             case local -> DemoBackend.local(storeDir);

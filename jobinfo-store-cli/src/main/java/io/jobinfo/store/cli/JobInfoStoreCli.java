@@ -5,7 +5,9 @@ import picocli.CommandLine.Command;
 
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
-        description = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
+        header = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
+        description = "Runs the demo, or migrates, verifies, collects garbage of and inspects the job map and"
+                + " store of a running cluster. Run a command with --help for its options.",
         subcommands = {DemoCommand.class, io.jobinfo.store.cli.ops.MigrateCommand.class,
             io.jobinfo.store.cli.ops.VerifyCommand.class, io.jobinfo.store.cli.ops.GcCommand.class,
             io.jobinfo.store.cli.ops.InspectCommand.class},
@@ -20,6 +22,8 @@ public final class JobInfoStoreCli implements Runnable {
     public static final int EXIT_USAGE = 2;
     public static final int EXIT_UNREACHABLE = 3;
     public static final int EXIT_INTERNAL = 4;
+    /** Columns of every help text. */
+    public static final int USAGE_WIDTH = 100;
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -35,7 +39,14 @@ public final class JobInfoStoreCli implements Runnable {
 
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new JobInfoStoreCli());
+        // the same layout on every terminal and in every pipe: picocli wraps descriptions at this width
+        cli.setUsageHelpAutoWidth(false);
+        cli.setUsageHelpWidth(USAGE_WIDTH);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            if (e instanceof StorageConfigFile.Invalid) {
+                commandLine.getErr().println("jobinfo-store " + commandLine.getCommandName() + ": " + e.getMessage());
+                return EXIT_USAGE;
+            }
             if (e instanceof io.jobinfo.store.config.InvalidConfigurationException) {
                 commandLine.getErr().println(e.getMessage());
                 return EXIT_USAGE;

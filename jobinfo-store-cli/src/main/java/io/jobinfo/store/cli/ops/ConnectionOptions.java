@@ -15,28 +15,32 @@ public final class ConnectionOptions {
 
     @Option(names = "--cluster-name", paramLabel = "NAME",
             description = "Hazelcast cluster name of the members (default: from --client-config, else '"
-                    + DEFAULT_CLUSTER_NAME + "')")
+                    + DEFAULT_CLUSTER_NAME + "').")
     String clusterName;
 
-    @Option(names = "--address", paramLabel = "HOST:PORT",
-            description = "a member address; repeatable (default: from --client-config, else " + DEFAULT_ADDRESS + ")")
+    @Option(names = "--address", paramLabel = "ADDRESS",
+            description = "A member address as HOST:PORT; repeatable (default: from --client-config, else " + DEFAULT_ADDRESS
+                    + ").")
     List<String> addresses = new ArrayList<>();
 
     @Option(names = "--client-config", paramLabel = "FILE",
-            description = "a Hazelcast client YAML (hazelcast-client: ...); --cluster-name and --address override it")
+            description = "A Hazelcast client YAML (hazelcast-client: ...); --cluster-name and --address override"
+                    + " it.")
     Path clientConfig;
 
     @Option(names = "--map", paramLabel = "NAME", defaultValue = RunningJobInfoRegistry.DEFAULT_MAP_NAME,
-            description = "the job map (default ${DEFAULT-VALUE})")
+            description = "The job map (default: ${DEFAULT-VALUE}).")
     String mapName;
 
     @Option(names = "--storage-config", paramLabel = "FILE", required = true,
-            description = "YAML with the jobinfo-storage section, the same file as the engine's")
+            description = "YAML with the jobinfo-storage section, the same file as the engine's; it is checked"
+                    + " completely before anything connects.")
     Path storageConfig;
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s",
             converter = DurationConverter.class,
-            description = "give up connecting to the cluster after this long (default ${DEFAULT-VALUE}); overrides"
-                    + " the client config's cluster-connect-timeout")
+            description = "Gives up connecting to the cluster after this long, such as 10s, 2m or PT10S, also when"
+                    + " an address accepts the connection and never answers; a member silent that long counts as"
+                    + " gone. Overrides the client config's cluster-connect-timeout (default: ${DEFAULT-VALUE}).")
     Duration connectTimeout;
 }

@@ -15,28 +15,39 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
-@Command(name = "gc", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Lists blobs that no entry of the job map references and that are older than the grace",
-            "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever",
-            "the map holds any value under its job id, re-checked right before each delete, so a job registered",
-            "during the run keeps its blob."},
+@Command(name = "gc", header = "Lists, or deletes with --delete, blobs that no entry of the job map references.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Lists blobs that no entry of the job map references and that are older than the grace "
+                + "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever "
+                + "the map holds any value under its job id, re-checked right before each delete, so a job registered "
+                + "during the run keeps its blob.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
             "1:some deletes failed (listed; the next run retries them)",
-            "2:invalid arguments or configuration",
+            "2:invalid arguments or configuration, a grace period below 10m, or --delete refused because the job"
+                + " map is missing or empty while the store holds blobs (see --force)",
             "3:the cluster or the store could not be reached"})
 public final class GcCommand extends OpsCommand {
 
+    /** The shortest grace period accepted without {@code --force} (docs/operations.md, "GC grace period"). */
+    static final Duration MIN_GRACE = Duration.ofMinutes(10);
+
     @Option(names = "--grace", defaultValue = "1h", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "keep unreferenced blobs younger than this; must exceed the longest submit (default"
-                    + " ${DEFAULT-VALUE})")
+            description = "Keeps unreferenced blobs younger than this. It must exceed the longest submit and be at"
+                    + " least 10m unless --force is given (default: ${DEFAULT-VALUE}).")
     Duration grace;
 
-    @Option(names = "--delete", description = "delete what is found (without it: a dry run that deletes nothing)")
+    @Option(names = "--delete", description = "Deletes what is found; without it, gc is a dry run that deletes"
+            + " nothing.")
     boolean delete;
 
+    @Option(names = "--force", description = "Skips the safety checks: accepts a grace period below 10m and deletes"
+            + " even when the job map is missing or empty while the store holds blobs. Use it only when every job"
+            + " has really ended.")
+    boolean force;
+
     @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ProgressDisplay.Mode progress;
 
     @Override
@@ -44,7 +55,16 @@ public final class GcCommand extends OpsCommand {
         if (grace.isNegative()) {
             throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--grace must not be negative");
         }
+        if (grace.compareTo(MIN_GRACE) < 0 && !force) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--grace " + DurationConverter.format(grace)
+                    + " is below the minimum of " + DurationConverter.format(MIN_GRACE) + ": a shorter grace period"
+                    + " can delete the blob of a submit still in flight; give at least 10m, or add --force if no"
+                    + " submit can be running (see docs/operations.md, GC grace period)");
+        }
         try (OpsSession session = OpsSession.open(connection)) {
+            if (delete && !force) {
+                refuseWithoutJobMap(session);
+            }
             ProgressDisplay display = new ProgressDisplay(err(), progress, "gc scan");
             GcReport report;
             try {
@@ -70,6 +90,34 @@ public final class GcCommand extends OpsCommand {
             }
             return exit;
         }
+    }
+
+    /**
+     * A job map that is missing or empty while the store holds blobs is far more often a wrong {@code --map} or
+     * {@code --cluster-name} than a cluster without jobs: deleting would remove the blob of every running job.
+     *
+     * @throws OpsException exit 2, naming the map, the cluster and {@code --force}
+     */
+    private void refuseWithoutJobMap(OpsSession session) {
+        boolean existed = session.mapExisted();
+        if (existed && !session.map().isEmpty()) {
+            return;
+        }
+        long blobs;
+        try {
+            blobs = session.store().list().stream().filter(b -> !b.incomplete()).count();
+        } catch (JobInfoStoreException e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: " + e.getMessage(), e);
+        }
+        if (blobs == 0) {
+            return;
+        }
+        throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "refusing to delete: the job map '"
+                + session.map().getName() + "' " + (existed ? "is empty" : "does not exist") + " on cluster '"
+                + session.client().getConfig().getClusterName() + "' while store " + session.store().storeId()
+                + " holds " + blobs + " blob(s), so every one of them would be deleted. Check --map and"
+                + " --cluster-name (a dry run without --delete lists what would go); if every job has really ended,"
+                + " rerun with --force");
     }
 
     private static Map<String, Object> toJson(GcReport r, String map, String storeId, int exit) {

@@ -28,10 +28,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /** {@code inspect JOB_ID}: the map value, the envelope header, a verified read and a summary of the job. */
-@Command(name = "inspect", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Shows one job: its map value (pointer or inline), the envelope header of its blob, whether",
-            "the blob verifies against its checksums and its pointer, and a summary of the decoded job. Changes",
-            "nothing."},
+@Command(name = "inspect", header = "Shows one job: its map value, its blob and whether the blob verifies.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Shows one job: its map value (pointer or inline), the envelope header of its blob, whether "
+                + "the blob verifies against its checksums and its pointer, and a summary of the decoded job. Changes "
+                + "nothing.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the job is registered and reads back intact",
             "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry)",
@@ -39,7 +40,7 @@ import picocli.CommandLine.Parameters;
             "3:the cluster or the store could not be reached"})
 public final class InspectCommand extends OpsCommand {
 
-    @Parameters(index = "0", paramLabel = "JOB_ID", description = "the job id (a key of the job map)")
+    @Parameters(index = "0", paramLabel = "JOB_ID", description = "The job id (a key of the job map).")
     long jobId;
 
     @Override

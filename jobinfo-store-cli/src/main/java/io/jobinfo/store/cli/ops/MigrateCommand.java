@@ -14,11 +14,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code migrate}: inline values of the job map to pointers (or back, with {@code --rollback}). */
-@Command(name = "migrate", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Moves every inline job of the job map to the store and leaves a pointer in its place",
-            "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator,",
-            "idempotent and resumable: run it again after any interruption until it reports nothing failed.",
-            "--rollback turns pointers back into inline values. Do not run migrate and rollback at once."},
+@Command(name = "migrate", header = "Moves the inline jobs of the job map to the store, or back with --rollback.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Moves every inline job of the job map to the store and leaves a pointer in its place "
+                + "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator, "
+                + "idempotent and resumable: run it again after any interruption until it reports nothing failed. "
+                + "--rollback turns pointers back into inline values. Do not run migrate and rollback at once.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
             "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
@@ -26,28 +27,30 @@ import picocli.CommandLine.Option;
             "3:the cluster or the store could not be reached; nothing was changed"})
 public final class MigrateCommand extends OpsCommand {
 
-    @Option(names = "--dry-run", description = "count entries and bytes only; write nothing")
+    @Option(names = "--dry-run", description = "Counts entries and bytes only and writes nothing.")
     boolean dryRun;
 
-    @Option(names = "--rollback", description = "turn pointers back into inline values (blobs are deleted after each"
-            + " successful compare-and-set)")
+    @Option(names = "--rollback", description = "Turns pointers back into inline values (blobs are deleted after each"
+            + " successful compare-and-set).")
     boolean rollback;
 
     @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
-            description = "entries converted at once, 1..64 (default ${DEFAULT-VALUE})")
+            description = "Entries converted at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
     @Option(names = "--attempts", defaultValue = "3", paramLabel = "N",
-            description = "compare-and-set attempts for an entry that keeps changing, 1..100 (default ${DEFAULT-VALUE})")
+            description = "Compare-and-set attempts for an entry that keeps changing, from 1 to 100 (default:"
+                    + " ${DEFAULT-VALUE}).")
     int attempts;
 
     @Option(names = "--backup-count", defaultValue = "1", paramLabel = "N",
-            description = "backups the map keeps of each entry, for the heap estimate, 0..6 (default ${DEFAULT-VALUE})")
+            description = "Backups the map keeps of each entry, for the heap estimate, from 0 to 6 (default:"
+                    + " ${DEFAULT-VALUE}).")
     int backupCount;
 
     @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "${COMPLETION-CANDIDATES}: a bar on a terminal, plain lines otherwise (default"
-                    + " ${DEFAULT-VALUE})")
+            description = "Shows progress as ${COMPLETION-CANDIDATES}: auto draws a bar on a terminal and plain"
+                    + " lines otherwise (default: ${DEFAULT-VALUE}).")
     ProgressDisplay.Mode progress;
 
     @Override

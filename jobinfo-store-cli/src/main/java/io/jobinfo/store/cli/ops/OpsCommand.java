@@ -20,7 +20,7 @@ abstract class OpsCommand implements Callable<Integer> {
     @Mixin
     ConnectionOptions connection;
 
-    @Option(names = "--json", description = "print the report as one JSON object on standard output")
+    @Option(names = "--json", description = "Prints the report as one JSON object on standard output.")
     boolean json;
 
     @Override

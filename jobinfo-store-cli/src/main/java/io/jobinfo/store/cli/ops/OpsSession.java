@@ -7,6 +7,7 @@ import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.cli.StorageConfigFile;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.service.JobInfoSerialization;
@@ -15,7 +16,6 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -31,11 +31,13 @@ final class OpsSession implements AutoCloseable {
     private final HazelcastInstance client;
     private final JobInfoStore store;
     private final IMap<Long, Object> map;
+    private final boolean mapExisted;
 
-    private OpsSession(HazelcastInstance client, JobInfoStore store, IMap<Long, Object> map) {
+    private OpsSession(HazelcastInstance client, JobInfoStore store, IMap<Long, Object> map, boolean mapExisted) {
         this.client = client;
         this.store = store;
         this.map = map;
+        this.mapExisted = mapExisted;
     }
 
     static OpsSession open(ConnectionOptions options) {
@@ -56,7 +58,8 @@ final class OpsSession implements AutoCloseable {
                     + options.storageConfig + " cannot be opened: " + e.getMessage()
                     + "; check that it is reachable and its jobinfo-storage settings", e);
         }
-        return new OpsSession(client, store, client.getMap(options.mapName));
+        boolean existed = mapExists(client, options.mapName); // before getMap, which creates it
+        return new OpsSession(client, store, client.getMap(options.mapName), existed);
     }
 
     HazelcastInstance client() {
@@ -69,6 +72,20 @@ final class OpsSession implements AutoCloseable {
 
     IMap<Long, Object> map() {
         return map;
+    }
+
+    /** Whether the job map existed on the cluster before this session opened it (opening creates it). */
+    boolean mapExisted() {
+        return mapExisted;
+    }
+
+    private static boolean mapExists(HazelcastInstance client, String name) {
+        for (com.hazelcast.core.DistributedObject o : client.getDistributedObjects()) {
+            if (o instanceof IMap && name.equals(o.getName())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -88,18 +105,12 @@ final class OpsSession implements AutoCloseable {
         }
     }
 
+    /** Reads and checks the storage YAML completely (core and backend keys) before anything connects: exit 2. */
     static JobInfoStorageConfig readStorageConfig(ConnectionOptions options) {
         try {
-            return JobInfoStorageConfig.fromYaml(options.storageConfig);
-        } catch (NoSuchFileException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig
-                    + ": no such file; give the YAML with the jobinfo-storage section that the engine uses");
-        } catch (IOException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig
-                    + ": cannot be read (" + e.getMessage() + ")");
-        } catch (InvalidConfigurationException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig + ": "
-                    + e.getMessage());
+            return StorageConfigFile.read("--storage-config", options.storageConfig);
+        } catch (StorageConfigFile.Invalid e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, e.getMessage());
         }
     }
 
@@ -151,12 +162,32 @@ final class OpsSession implements AutoCloseable {
         config.setProperty("hazelcast.phone.home.enabled", "false");
         // the commands close the client themselves, after a cancelled run has finished its entries
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
+        boundConnection(config, options.connectTimeout);
+        return JobInfoSerialization.configure(config);
+    }
+
+    /**
+     * Makes {@code timeout} bound the whole connection attempt, not only the retry loop. The client's connect loop
+     * ({@code cluster-connect-timeout}) checks its deadline only between attempts, and one attempt can hang far longer:
+     * the TCP connect waits {@code network.connection-timeout} per address (5 s by default) and the authentication
+     * waits {@code hazelcast.client.heartbeat.timeout} (60 s by default) for a peer that accepts the connection and
+     * never answers. So each address gets its share of the timeout for the TCP connect, and authentication and the
+     * heartbeat give up after the timeout too: a member silent that long is treated as gone (the client reconnects).
+     */
+    static void boundConnection(ClientConfig config, java.time.Duration timeout) {
+        long millis = timeout.toMillis();
+        int addresses = Math.max(1, config.getNetworkConfig().getAddresses().size());
+        long perAddress = Math.max(250, Math.min(5000, millis / addresses));
+        config.getNetworkConfig().setConnectionTimeout((int) Math.min(perAddress, millis));
+        config.setProperty("hazelcast.client.heartbeat.timeout", Long.toString(millis));
+        config.setProperty("hazelcast.client.heartbeat.interval", Long.toString(Math.max(100, Math.min(5000,
+                millis / 3))));
         ClientConnectionStrategyConfig strategy = config.getConnectionStrategyConfig();
         strategy.setAsyncStart(false);
         strategy.setReconnectMode(ClientConnectionStrategyConfig.ReconnectMode.ON);
-        strategy.getConnectionRetryConfig().setClusterConnectTimeoutMillis(options.connectTimeout.toMillis())
-                .setInitialBackoffMillis(200).setMaxBackoffMillis(2000);
-        return JobInfoSerialization.configure(config);
+        strategy.getConnectionRetryConfig().setClusterConnectTimeoutMillis(millis)
+                .setInitialBackoffMillis((int) Math.min(200, Math.max(10, millis / 10)))
+                .setMaxBackoffMillis((int) Math.min(2000, Math.max(10, millis / 4)));
     }
 
     private static HazelcastInstance connect(ClientConfig config, ConnectionOptions options) {

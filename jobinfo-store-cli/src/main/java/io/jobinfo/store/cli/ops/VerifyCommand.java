@@ -15,10 +15,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
-@Command(name = "verify", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Checks that every pointer of the job map resolves to a blob whose length and checksums match,",
-            "and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of",
-            "interrupted writes. Changes nothing."},
+@Command(name = "verify", header = "Checks every pointer of the job map against its blob and changes nothing.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Checks that every pointer of the job map resolves to a blob whose length and checksums match, "
+                + "and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of "
+                + "interrupted writes. Changes nothing.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
             "1:something is wrong (listed): a broken pointer, an inline value, an orphan or a leftover",
@@ -27,17 +28,17 @@ import picocli.CommandLine.Option;
 public final class VerifyCommand extends OpsCommand {
 
     @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
-            description = "blobs verified at once, 1..64 (default ${DEFAULT-VALUE})")
+            description = "Blobs verified at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
     @Option(names = "--ignore-younger-than", defaultValue = "0s", paramLabel = "DURATION",
             converter = DurationConverter.class,
-            description = "orphans and leftovers younger than this are listed but not counted as problems (submits"
-                    + " in flight); default ${DEFAULT-VALUE}")
+            description = "Lists orphans and leftovers younger than this without counting them as problems"
+                    + " (submits in flight) (default: ${DEFAULT-VALUE}).")
     Duration ignoreYoungerThan;
 
     @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "${COMPLETION-CANDIDATES} (default ${DEFAULT-VALUE})")
+            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ProgressDisplay.Mode progress;
 
     @Override

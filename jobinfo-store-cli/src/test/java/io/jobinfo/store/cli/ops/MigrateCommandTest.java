@@ -347,7 +347,8 @@ class MigrateCommandTest {
         assertThat(report.get("failed").asInt()).isZero();
 
         // a write cut by the kill may have left a temporary file: gc removes it, then verify is clean
-        OpsFixture.Run gc = cli(args(conn, "gc", "--delete", "--grace", "0s", "--json", "--progress", "none"));
+        OpsFixture.Run gc = cli(args(conn, "gc", "--delete", "--grace", "0s", "--force", "--json",
+                "--progress", "none"));
         assertThat(gc.exit()).as(gc.err()).isZero();
         assertThat(JSON.readTree(gc.out()).get("orphans").size()).isZero();
         OpsFixture.Run verify = cli(args(conn, "verify", "--json", "--progress", "none"));

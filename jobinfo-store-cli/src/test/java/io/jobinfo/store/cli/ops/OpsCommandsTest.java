@@ -142,7 +142,8 @@ class OpsCommandsTest {
         map.remove(2L);
         map.remove(3L);
         assertThat(cli(args(conn, "migrate", "--progress", "none")).exit()).isZero();
-        OpsFixture.Run gc = cli(args(conn, "gc", "--delete", "--grace", "0s", "--json", "--progress", "none"));
+        OpsFixture.Run gc = cli(args(conn, "gc", "--delete", "--grace", "0s", "--force", "--json",
+                "--progress", "none"));
         assertThat(gc.exit()).as(gc.err()).isZero();
         assertThat(ids(JSON.readTree(gc.out()).get("deleted"))).containsExactlyInAnyOrder(2L, 5L, 6L);
         OpsFixture.Run clean = cli(args(conn, "verify", "--progress", "none"));
@@ -189,10 +190,50 @@ class OpsCommandsTest {
         assertThat(r.get("referenced").asInt()).isEqualTo(1);
         assertThat(Files.exists(blob(2))).isFalse();
 
-        OpsFixture.Run all = cli(args(conn, "gc", "--delete", "--grace", "0s", "--json", "--progress", "none"));
+        OpsFixture.Run all = cli(args(conn, "gc", "--delete", "--grace", "0s", "--force", "--json",
+                "--progress", "none"));
         assertThat(ids(JSON.readTree(all.out()).get("deleted"))).containsExactly(3L);
         assertThat(Files.exists(blob(1))).as("a referenced blob is never deleted").isTrue();
         assertThat(map.get(1L)).isInstanceOf(JobInfoPointer.class);
+    }
+
+    @Test
+    void gcRefusesAGraceBelowTheMinimumAndDeletingAgainstAMissingOrEmptyJobMapUnlessForced() throws Exception {
+        try (JobInfoStore store = OpsFixture.openStore(yaml)) {
+            for (long id = 1; id <= 2; id++) {
+                store.create(id, BlobSource.ofBytes(BlobEnvelope.wrap(id, CODEC.id(), new byte[300])));
+                age(blob(id), Duration.ofHours(3));
+            }
+        }
+
+        OpsFixture.Run shortGrace = cli(args(conn, "gc", "--grace", "5m", "--progress", "none"));
+        assertThat(shortGrace.exit()).as(shortGrace.err()).isEqualTo(2);
+        assertThat(shortGrace.err().strip()).doesNotContain("\n").contains("--grace 5m is below the minimum of 10m")
+                .contains("--force");
+        assertThat(shortGrace.out()).isEmpty();
+
+        // the map of this test exists (opened by the test) but holds nothing: a wrong --map would look the same
+        OpsFixture.Run empty = cli(args(conn, "gc", "--delete", "--progress", "none"));
+        assertThat(empty.exit()).as(empty.err()).isEqualTo(2);
+        assertThat(empty.err().strip()).doesNotContain("\n").contains("refusing to delete")
+                .contains("'" + mapName + "' is empty").contains("2 blob(s)").contains("--map").contains("--force");
+        assertThat(Files.exists(blob(1)) && Files.exists(blob(2))).isTrue();
+
+        List<String> typo = new ArrayList<>(conn);
+        typo.set(typo.indexOf("--map") + 1, "never-created-" + System.nanoTime());
+        OpsFixture.Run missing = cli(args(typo, "gc", "--delete", "--progress", "none"));
+        assertThat(missing.exit()).as(missing.err()).isEqualTo(2);
+        assertThat(missing.err()).contains("does not exist");
+        assertThat(Files.exists(blob(1)) && Files.exists(blob(2))).isTrue();
+
+        OpsFixture.Run dry = cli(args(conn, "gc", "--progress", "none"));
+        assertThat(dry.exit()).as("a dry run only lists: " + dry.err()).isZero();
+        assertThat(dry.out()).contains("ORPHAN job 1").contains("ORPHAN job 2");
+
+        OpsFixture.Run forced = cli(args(conn, "gc", "--delete", "--force", "--json", "--progress", "none"));
+        assertThat(forced.exit()).as(forced.err()).isZero();
+        assertThat(ids(JSON.readTree(forced.out()).get("deleted"))).containsExactlyInAnyOrder(1L, 2L);
+        assertThat(Files.exists(blob(1)) || Files.exists(blob(2))).isFalse();
     }
 
     @Test
