@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Type {@code s3}: the native AWS SDK v2 backend for AWS S3, MinIO and other S3-compatible stores. The namespace is
@@ -154,9 +155,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                         settings.maxDelay))
                 // AWS answers 409 ConditionalRequestConflict while another conditional write of the key is in
                 // flight, and documents that the request should be retried (the retry then gets 412 or succeeds).
-                .retryOnException(t -> t instanceof S3Exception s && s.statusCode() == 409
-                        && s.awsErrorDetails() != null
-                        && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode()))
+                .retryOnException(S3JobInfoStoreFactory::isConditionalRequestConflict)
                 .build();
         S3ClientBuilder builder = S3Client.builder()
                 .region(region)
@@ -172,34 +171,51 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         return builder.build();
     }
 
+    private static boolean isConditionalRequestConflict(Throwable t) {
+        if (!(t instanceof S3Exception)) {
+            return false;
+        }
+        S3Exception s = (S3Exception) t;
+        return s.statusCode() == 409 && s.awsErrorDetails() != null
+                && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode());
+    }
+
     private static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
         try {
             s3.headBucket(h -> h.bucket(settings.bucket));
         } catch (S3Exception e) {
-            String what = switch (e.statusCode()) {
-                case 404 -> "Bucket " + settings.bucket + " does not exist at " + settings.describeEndpoint()
-                        + ": create it, or fix " + S3StoreSettings.P + S3StoreSettings.BUCKET
-                        + (settings.endpoint == null ? "" : " or " + S3StoreSettings.P + S3StoreSettings.ENDPOINT);
-                case 403 -> "Access to bucket " + settings.bucket + " at " + settings.describeEndpoint() + " was"
-                        + " denied (HTTP 403): check the credentials (" + S3StoreSettings.P
-                        + S3StoreSettings.ACCESS_KEY + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default"
-                        + " credential chain) and that they may list the bucket";
-                case 400 -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " refused the"
-                        + " request (HTTP 400), usually a wrong region or bad credentials: check "
-                        + S3StoreSettings.P + S3StoreSettings.REGION + " and the credentials";
-                case 301 -> "Bucket " + settings.bucket + " is in another region than "
-                        + s3.serviceClientConfiguration().region() + ": set " + S3StoreSettings.P
-                        + S3StoreSettings.REGION + " to the bucket's region";
-                default -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
-                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
-            };
-            throw new JobInfoStoreException(what, null, base, e);
+            throw new JobInfoStoreException(headBucketFailure(s3, settings, e), null, base, e);
         } catch (SdkClientException e) {
             throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
         } catch (SdkException e) {
             throw new JobInfoStoreException("Cannot reach bucket " + settings.bucket + " at "
                     + settings.describeEndpoint() + ": " + S3JobInfoStore.describe(e)
                     + S3JobInfoStore.hint(e, settings), null, base, e);
+        }
+    }
+
+    private static String headBucketFailure(S3Client s3, S3StoreSettings settings, S3Exception e) {
+        switch (e.statusCode()) {
+            case 404:
+                return "Bucket " + settings.bucket + " does not exist at " + settings.describeEndpoint()
+                        + ": create it, or fix " + S3StoreSettings.P + S3StoreSettings.BUCKET
+                        + (settings.endpoint == null ? "" : " or " + S3StoreSettings.P + S3StoreSettings.ENDPOINT);
+            case 403:
+                return "Access to bucket " + settings.bucket + " at " + settings.describeEndpoint() + " was"
+                        + " denied (HTTP 403): check the credentials (" + S3StoreSettings.P
+                        + S3StoreSettings.ACCESS_KEY + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default"
+                        + " credential chain) and that they may list the bucket";
+            case 400:
+                return "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " refused the"
+                        + " request (HTTP 400), usually a wrong region or bad credentials: check "
+                        + S3StoreSettings.P + S3StoreSettings.REGION + " and the credentials";
+            case 301:
+                return "Bucket " + settings.bucket + " is in another region than "
+                        + s3.serviceClientConfiguration().region() + ": set " + S3StoreSettings.P
+                        + S3StoreSettings.REGION + " to the bucket's region";
+            default:
+                return "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
+                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
         }
     }
 
@@ -244,7 +260,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key)
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
                 String id = uploadId;
-                var part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
+                UploadPartResponse part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 3"));
                 try {
                     s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(id).ifNoneMatch("*")
