@@ -39,8 +39,11 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * fix: that a region is known, that the bucket is reachable with the given credentials ({@code HeadBucket}: wrong
  * endpoint, unknown bucket, wrong credentials or region), that objects can be written and deleted under the prefix,
  * and that the server honours {@code If-None-Match: *} on PutObject and on CompleteMultipartUpload (a probe key
- * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed). If the
- * server ignores conditional writes the store refuses to start unless {@code s3.allow-unconditional-writes=true}.
+ * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed), also when
+ * writers race: {@link ConditionalWriteRaceProbe} releases 8 conditional writers of one new probe key together
+ * (PutObject, then CompleteMultipartUpload) and more than one winner fails the check. If the server ignores
+ * conditional writes, or lets racing ones win, the store refuses to start unless
+ * {@code s3.allow-unconditional-writes=true}.
  * Credentials never appear in messages or logs.
  */
 public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
@@ -232,7 +235,8 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
 
     /**
      * Writes a probe key twice with {@code If-None-Match: *} (the second must get 412), then completes a one-part
-     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe.
+     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe; then
+     * races conditional writers on new probe keys ({@link ConditionalWriteRaceProbe}): at most one may win.
      *
      * @return true if conditional writes are honoured; false only if they are not and that is explicitly allowed
      */
@@ -275,6 +279,10 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                     }
                 }
             }
+            if (failure == null) {
+                // 412 to a sequential second write is not enough: the check must also hold for racing writers
+                failure = new ConditionalWriteRaceProbe(s3, settings).findFailure();
+            }
         } catch (S3Exception e) {
             throw new JobInfoStoreException("Cannot write under the prefix (probe " + probeLocation + "): "
                     + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings)
@@ -296,7 +304,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         }
         throw new JobInfoStoreException("The S3 server at " + settings.describeEndpoint() + " does not honour"
                 + " conditional writes (" + failure + "), which write-once blobs need. Use a server that supports"
-                + " If-None-Match: * (AWS S3, recent MinIO), or set " + S3StoreSettings.P
+                + " If-None-Match: * atomically (AWS S3, recent MinIO), or set " + S3StoreSettings.P
                 + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES + "=true to accept that racing creators of one job id"
                 + " may overwrite each other", null, base);
     }
