@@ -3,7 +3,7 @@ package io.jobinfo.store.s3;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -22,9 +22,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * The start-up check that a server's conditional writes are atomic, not just checked: a server can answer 412 to a
  * second, sequential {@code If-None-Match: *} write and still let several writers win when they race (it looks for
  * the key, then stores, without a lock). {@link #findFailure} races {@value #WRITERS} conditional writers on one new
- * probe key, released together, first with {@code PutObject} and then with {@code CompleteMultipartUpload} (the
- * parts are uploaded before the release, so only the completions race), for {@value #ROUNDS} rounds each, and reports
- * the first race with more than one winner.
+ * probe key, released together by a barrier once each has a warm connection, first with {@code PutObject} and then
+ * with {@code CompleteMultipartUpload} (each writer uploads its part before the barrier, so only the completions
+ * race), for up to {@code s3.probe.race-rounds} rounds each, and reports the first race with more than one winner.
  *
  * <p>A server that passes may still be non-atomic with a narrower window; a server that fails is certainly not
  * write-once. Every probe key and upload is removed afterwards; what cannot be removed is logged at WARN (probe keys
@@ -33,7 +33,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 final class ConditionalWriteRaceProbe {
 
     static final int WRITERS = 8;
-    static final int ROUNDS = 3;
+    /**
+     * Bytes per probe write: a server that checks, then stores, is slower to store a larger body, so the race window
+     * grows with it (moto let several writers win in about one round in seven with a few bytes, in about every second
+     * round with 256 KiB).
+     */
+    static final int PROBE_BYTES = 256 * 1024;
 
     private static final Logger LOG = LoggerFactory.getLogger(ConditionalWriteRaceProbe.class);
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -60,7 +65,7 @@ final class ConditionalWriteRaceProbe {
             return t;
         });
         try {
-            for (int round = 1; round <= ROUNDS; round++) {
+            for (int round = 1; round <= settings.probeRaceRounds; round++) {
                 int winners = racePuts(pool, settings.prefix + S3JobInfoStore.newProbeName());
                 if (winners > 1) {
                     return winners + " of " + WRITERS + " racing PutObject requests with If-None-Match: * on one new"
@@ -79,47 +84,64 @@ final class ConditionalWriteRaceProbe {
     }
 
     private int racePuts(ExecutorService pool, String key) {
-        CountDownLatch go = new CountDownLatch(1);
+        CyclicBarrier warmedUp = new CyclicBarrier(WRITERS);
         List<Future<Boolean>> results = new ArrayList<>();
         try {
             for (int i = 0; i < WRITERS; i++) {
-                String body = "race " + i;
+                byte[] body = probeBody(i);
                 results.add(pool.submit(() -> {
-                    go.await();
+                    // One request each, all at once, so that every writer has a warm connection when they race.
+                    // A writer that fails still arrives at the barrier (nobody waits for it) and then reports.
+                    RuntimeException early = null;
+                    try {
+                        warmUp(key);
+                    } catch (RuntimeException e) {
+                        early = e;
+                    }
+                    warmedUp.await();
+                    if (early != null) {
+                        throw early;
+                    }
                     return won(() -> s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key)
                             .ifNoneMatch("*").checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings),
-                            RequestBody.fromString(body)));
+                            RequestBody.fromBytes(body)));
                 }));
             }
-            go.countDown();
             return countWinners(results);
         } finally {
-            go.countDown();
             deleteQuietly(key);
         }
     }
 
     private int raceCompletions(ExecutorService pool, String key) {
-        List<String> uploads = new ArrayList<>();
-        List<UploadPartResponse> parts = new ArrayList<>();
-        CountDownLatch go = new CountDownLatch(1);
-        List<Future<Boolean>> results = new ArrayList<>();
+        CyclicBarrier uploaded = new CyclicBarrier(WRITERS);
+        String[] uploads = new String[WRITERS];
         boolean[] completed = new boolean[WRITERS];
+        List<Future<Boolean>> results = new ArrayList<>();
         try {
             for (int i = 0; i < WRITERS; i++) {
-                String uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket)
-                        .key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
-                uploads.add(uploadId);
-                int n = i;
-                parts.add(s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(uploadId).partNumber(1)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("race part " + n)));
-            }
-            for (int i = 0; i < WRITERS; i++) {
-                String uploadId = uploads.get(i);
-                UploadPartResponse part = parts.get(i);
                 int n = i;
                 results.add(pool.submit(() -> {
-                    go.await();
+                    // Each writer starts its upload and sends its part on its own connection; then all complete.
+                    // A writer that fails still arrives at the barrier (nobody waits for it) and then reports.
+                    RuntimeException early = null;
+                    UploadPartResponse uploadedPart = null;
+                    try {
+                        String id = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket)
+                                .key(key).checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
+                        uploads[n] = id;
+                        uploadedPart = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id)
+                                .partNumber(1).checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+                                RequestBody.fromBytes(probeBody(n)));
+                    } catch (RuntimeException e) {
+                        early = e;
+                    }
+                    uploaded.await();
+                    if (early != null) {
+                        throw early;
+                    }
+                    String uploadId = uploads[n];
+                    UploadPartResponse part = uploadedPart;
                     boolean won = won(() -> s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key)
                             .uploadId(uploadId).ifNoneMatch("*").multipartUpload(m -> m.parts(p -> p.partNumber(1)
                                     .eTag(part.eTag()).checksumCRC32C(part.checksumCRC32C())))));
@@ -127,16 +149,30 @@ final class ConditionalWriteRaceProbe {
                     return won;
                 }));
             }
-            go.countDown();
             return countWinners(results);
         } finally {
-            go.countDown();
-            for (int i = 0; i < uploads.size(); i++) {
-                if (!completed[i]) {
-                    abortQuietly(key, uploads.get(i));
+            for (int i = 0; i < WRITERS; i++) {
+                if (uploads[i] != null && !completed[i]) {
+                    abortQuietly(key, uploads[i]);
                 }
             }
             deleteQuietly(key);
+        }
+    }
+
+    /** {@value #PROBE_BYTES} bytes, different for each writer. */
+    private static byte[] probeBody(int writer) {
+        byte[] body = new byte[PROBE_BYTES];
+        java.util.Arrays.fill(body, (byte) ('a' + writer));
+        return body;
+    }
+
+    /** A HEAD of the (absent) probe key: only opens a connection. */
+    private void warmUp(String key) {
+        try {
+            s3.headObject(h -> h.bucket(settings.bucket).key(key));
+        } catch (S3Exception expected) {
+            // 404: the key is new
         }
     }
 
@@ -153,22 +189,28 @@ final class ConditionalWriteRaceProbe {
         }
     }
 
+    /** Waits for every writer; rethrows the first request failure (an {@link SdkException} if there was one). */
     private static int countWinners(List<Future<Boolean>> results) {
         int winners = 0;
+        RuntimeException failure = null;
         for (Future<Boolean> r : results) {
             try {
                 if (r.get()) {
                     winners++;
                 }
             } catch (ExecutionException e) {
-                if (e.getCause() instanceof SdkException) {
-                    throw (SdkException) e.getCause();
+                Throwable cause = e.getCause();
+                if (failure == null || !(failure instanceof SdkException) && cause instanceof SdkException) {
+                    failure = cause instanceof SdkException ? (SdkException) cause
+                            : new IllegalStateException("A probe writer failed: " + cause, cause);
                 }
-                throw new IllegalStateException("A probe writer failed: " + e.getCause(), e.getCause());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while probing the S3 server's conditional writes", e);
             }
+        }
+        if (failure != null) {
+            throw failure;
         }
         return winners;
     }

@@ -94,6 +94,10 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         o.put(S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES, "false (default): refuse to start if the server ignores"
                 + " If-None-Match: *; true: start anyway with HEAD-then-PUT creates, where racing creators of one"
                 + " job id can overwrite each other (logged at WARN)");
+        o.put(S3StoreSettings.PROBE_RACE_ROUNDS, "rounds of the start-up race of 8 conditional writers of one probe"
+                + " key (PutObject, then CompleteMultipartUpload, 256KiB each): more than one winner refuses the"
+                + " server; more rounds catch a narrower race window; 1 to 100, default "
+                + S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
         return o;
     }
 

@@ -40,8 +40,10 @@ final class S3StoreSettings {
     static final String MULTIPART_THRESHOLD = "s3.multipart.threshold";
     static final String MULTIPART_PART_SIZE = "s3.multipart.part-size";
     static final String ALLOW_UNCONDITIONAL_WRITES = "s3.allow-unconditional-writes";
+    static final String PROBE_RACE_ROUNDS = "s3.probe.race-rounds";
 
     static final int DEFAULT_MAX_ATTEMPTS = 5;
+    static final int DEFAULT_PROBE_RACE_ROUNDS = 5;
     static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(100);
     static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -80,6 +82,7 @@ final class S3StoreSettings {
     long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     long partSize = DEFAULT_PART_SIZE;
     boolean allowUnconditionalWrites;
+    int probeRaceRounds = DEFAULT_PROBE_RACE_ROUNDS;
     /** The key prefix: empty, or ends with '/'. */
     String prefix;
 
@@ -206,6 +209,17 @@ final class S3StoreSettings {
                     + " 5GiB (S3's part size limits)");
         }
         s.allowUnconditionalWrites = bool(config, ALLOW_UNCONDITIONAL_WRITES, false, problems);
+        String rounds = trimmed(config.option(PROBE_RACE_ROUNDS));
+        if (rounds != null) {
+            try {
+                s.probeRaceRounds = Integer.parseInt(rounds);
+                if (s.probeRaceRounds < 1 || s.probeRaceRounds > 100) {
+                    problems.add(P + PROBE_RACE_ROUNDS + ": " + rounds + " must be between 1 and 100");
+                }
+            } catch (NumberFormatException e) {
+                problems.add(P + PROBE_RACE_ROUNDS + ": '" + rounds + "' is not a whole number; write e.g. 5");
+            }
+        }
 
         return problems.size() == before ? s : null;
     }
