@@ -56,6 +56,7 @@ class S3ConfigurationTest {
                 .option("s3.multipart.part-size", "huge")
                 .option("s3.path-style-access", "yes")
                 .option("s3.allow-unconditional-writes", "maybe")
+                .option("s3.probe.race-rounds", "0")
                 .build();
         List<String> problems = new S3JobInfoStoreFactory().validate(config);
         assertThat(String.join("\n", problems))
@@ -72,10 +73,11 @@ class S3ConfigurationTest {
                 .contains("s3.multipart.part-size: 'huge'")
                 .contains("s3.path-style-access: 'yes' must be true or false")
                 .contains("s3.allow-unconditional-writes: 'maybe'")
+                .contains("s3.probe.race-rounds: 0 must be between 1 and 100")
                 .doesNotContain(secret);
-        assertThat(problems).hasSize(13);
+        assertThat(problems).hasSize(14);
         assertThatThrownBy(() -> JobInfoStores.open(config)).isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageContaining("13 problems").hasMessageNotContaining(secret);
+                .hasMessageContaining("14 problems").hasMessageNotContaining(secret);
     }
 
     @Test
@@ -155,9 +157,10 @@ class S3ConfigurationTest {
         assertThat(options).containsKeys("s3.bucket", "s3.region", "s3.endpoint", "s3.path-style-access",
                 "s3.access-key", "s3.secret-key", "s3.retry.max-attempts", "s3.retry.base-delay",
                 "s3.connection-timeout", "s3.call-timeout", "s3.sse", "s3.sse-kms-key-id", "s3.multipart.threshold",
-                "s3.multipart.part-size", "s3.allow-unconditional-writes");
+                "s3.multipart.part-size", "s3.allow-unconditional-writes", "s3.probe.race-rounds");
         assertThat(options.get("s3.multipart.threshold")).contains("default 16MiB");
         assertThat(options.get("s3.retry.max-attempts")).contains("default 5");
+        assertThat(options.get("s3.probe.race-rounds")).contains("default 5");
     }
 
     interface ThrowingRunnable {
