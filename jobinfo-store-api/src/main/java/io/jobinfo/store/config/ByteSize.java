@@ -17,15 +17,20 @@ public final class ByteSize {
      */
     public static long parse(Object value) {
         if (value instanceof Number) {
-            return ((Number) value).longValue();
+            return whole((Number) value);
         }
         String text = String.valueOf(value);
         Matcher m = SIZE.matcher(text);
         if (!m.matches()) {
-            throw new IllegalArgumentException("'" + text + "' is not a size; write bytes (65536) or a number with a"
-                    + " unit: 64KiB, 64MiB, 1GiB");
+            throw new IllegalArgumentException(Durations.quote(text.trim()) + " is not a size; write bytes (65536) or"
+                    + " a number with a unit: 64KiB, 64MiB, 1GiB");
         }
-        long n = Long.parseLong(m.group(1));
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(Durations.quote(text.trim()) + " is too large");
+        }
         int shift;
         switch (m.group(2).toLowerCase(Locale.ROOT)) {
             case "k":
@@ -44,9 +49,31 @@ public final class ByteSize {
                 shift = 0;
         }
         if (shift > 0 && n > (Long.MAX_VALUE >> shift)) {
-            throw new IllegalArgumentException("'" + text + "' is too large");
+            throw new IllegalArgumentException(Durations.quote(text.trim()) + " is too large");
         }
         return n << shift;
+    }
+
+    /** A YAML number: a whole number of bytes that fits a long (SnakeYAML gives Integer, Long, BigInteger, Double). */
+    private static long whole(Number n) {
+        if (n instanceof Integer || n instanceof Long || n instanceof Short || n instanceof Byte) {
+            return n.longValue();
+        }
+        if (n instanceof java.math.BigInteger) {
+            if (((java.math.BigInteger) n).bitLength() > 63) {
+                throw new IllegalArgumentException(Durations.quote(n.toString()) + " is too large");
+            }
+            return n.longValue();
+        }
+        double d = n.doubleValue();
+        if (d != Math.rint(d) || Double.isInfinite(d)) {
+            throw new IllegalArgumentException(Durations.quote(n.toString()) + " is not a whole number of bytes;"
+                    + " write bytes (65536) or a number with a unit: 64KiB, 64MiB, 1GiB");
+        }
+        if (Math.abs(d) >= 0x1p63) {
+            throw new IllegalArgumentException(Durations.quote(n.toString()) + " is too large");
+        }
+        return (long) d;
     }
 
     /** Human form, for messages: 1.5 MiB. */

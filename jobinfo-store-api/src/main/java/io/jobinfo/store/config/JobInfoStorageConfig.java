@@ -2,13 +2,8 @@ package io.jobinfo.store.config;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.Reader;
-import java.io.StringReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -19,9 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The {@code jobinfo-storage} section, shaped like SeaTunnel's {@code checkpoint.storage}:
@@ -33,7 +25,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  *   cache:
  *     max-bytes: 64MiB
  *     max-entry-bytes: 16MiB
- *     expire-after-access: PT30M
+ *     expire-after-access: 30m   # see Durations
  *   plugin-config:              # backend options, passed to the backend as strings
  *     s3.bucket: jobinfo
  * </pre>
@@ -99,36 +91,28 @@ public final class JobInfoStorageConfig {
         return pluginConfig.get(key);
     }
 
-    /** Parses YAML holding a {@code jobinfo-storage} section (or the section's contents alone). */
+    /**
+     * Parses YAML holding a {@code jobinfo-storage} section (or the section's contents alone), read by
+     * {@link ConfigYaml}: at most 1 MiB, no duplicate keys, no tags, and messages that never quote the YAML.
+     *
+     * @throws InvalidConfigurationException listing every problem the core finds
+     */
     public static JobInfoStorageConfig fromYaml(String yaml) {
-        return fromYaml(new StringReader(yaml));
+        return fromMap(ConfigYaml.loadMapping(yaml));
     }
 
+    /**
+     * Like {@link #fromYaml(String)} for a UTF-8 file; a file larger than 1 MiB is refused before it is read.
+     *
+     * @throws IOException the file cannot be read
+     */
     public static JobInfoStorageConfig fromYaml(Path file) throws IOException {
-        try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            return fromYaml(r);
-        }
+        return fromMap(ConfigYaml.loadMapping(file));
     }
 
+    /** Like {@link #fromYaml(String)} for UTF-8 bytes; reads at most 1 MiB and does not close {@code in}. */
     public static JobInfoStorageConfig fromYaml(InputStream in) {
-        return fromYaml(new java.io.InputStreamReader(in, StandardCharsets.UTF_8));
-    }
-
-    private static JobInfoStorageConfig fromYaml(Reader reader) {
-        // SafeConstructor: plain maps, lists and scalars only; YAML never names a class to instantiate.
-        Object root;
-        try {
-            root = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
-        } catch (RuntimeException e) {
-            throw new InvalidConfigurationException(
-                    Collections.singletonList("the YAML cannot be parsed: " + e.getMessage()));
-        }
-        if (!(root instanceof Map)) {
-            throw new InvalidConfigurationException(Collections.singletonList("expected a YAML mapping with a '"
-                    + SECTION
-                    + "' section, found " + (root == null ? "an empty document" : root.getClass().getSimpleName())));
-        }
-        return fromMap((Map<?, ?>) root);
+        return fromMap(ConfigYaml.loadMapping(in));
     }
 
     /**
@@ -397,13 +381,12 @@ public final class JobInfoStorageConfig {
             }
             if (rawCache.containsKey("expire-after-access")) {
                 try {
-                    expire = Duration.parse(String.valueOf(rawCache.get("expire-after-access")));
-                    if (expire.isNegative() || expire.isZero()) {
-                        problems.add(SECTION + ".cache.expire-after-access: must be positive, such as PT30M");
+                    expire = Durations.parse(rawCache.get("expire-after-access"));
+                    if (expire.isZero()) {
+                        problems.add(SECTION + ".cache.expire-after-access: must be positive, such as 30m");
                     }
-                } catch (DateTimeParseException e) {
-                    problems.add(SECTION + ".cache.expire-after-access: '" + rawCache.get("expire-after-access")
-                            + "' is not an ISO-8601 duration; write PT30M for 30 minutes");
+                } catch (IllegalArgumentException e) {
+                    problems.add(SECTION + ".cache.expire-after-access: " + e.getMessage());
                 }
             }
             if (maxBytes < 0 || maxEntry < 0 || expire.isNegative() || expire.isZero()) {

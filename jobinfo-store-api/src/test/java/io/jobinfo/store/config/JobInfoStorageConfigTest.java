@@ -63,10 +63,29 @@ class JobInfoStorageConfigTest {
                         .anyMatch(p -> p.startsWith("jobinfo-storage.cahce: unknown key"))
                         .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-bytes") && p.contains("lots"))
                         .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-entry-bytes"))
-                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.expire-after-access") && p.contains("PT30M"))
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.expire-after-access") && p.contains("30s, 5m"))
                         .anyMatch(p -> p.startsWith("jobinfo-storage.cache.size: unknown key"))
                         .anyMatch(p -> p.startsWith("jobinfo-storage.plugin-config.nested")))
                 .hasMessageStartingWith("Invalid jobinfo-storage configuration (9 problems)");
+    }
+
+    @Test
+    void sizesAreWholeNumbersThatFitAndDurationsUseTheOneSyntax() {
+        assertThatThrownBy(() -> JobInfoStorageConfig.fromYaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /a
+                  cache: { max-bytes: 1.5, max-entry-bytes: 99999999999999999999999, expire-after-access: 90 }
+                """))
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems())
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-bytes") && p.contains("whole number"))
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-entry-bytes") && p.contains("too large"))
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.expire-after-access") && p.contains("no unit"))
+                        .hasSize(3));
+        JobInfoStorageConfig c = JobInfoStorageConfig.fromYaml(
+                "jobinfo-storage: {type: local, namespace: /a, cache: {max-bytes: 128MiB, expire-after-access: 1h30m}}");
+        assertThat(c.cache().maxBytes()).isEqualTo(128L << 20);
+        assertThat(c.cache().expireAfterAccess()).isEqualTo(java.time.Duration.ofMinutes(90));
     }
 
     @Test
@@ -74,7 +93,7 @@ class JobInfoStorageConfigTest {
         assertThatThrownBy(() -> JobInfoStorageConfig.fromYaml(
                 "jobinfo-storage: !!javax.script.ScriptEngineManager [!!java.net.URLClassLoader [[!!java.net.URL"
                         + " [\"http://127.0.0.1:1/\"]]]]"))
-                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("cannot be parsed");
+                .isInstanceOf(InvalidConfigurationException.class).hasMessageContaining("is not allowed");
     }
 
     @Test
