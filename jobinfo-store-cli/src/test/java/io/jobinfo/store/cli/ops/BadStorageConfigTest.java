@@ -88,7 +88,7 @@ class BadStorageConfigTest {
                 + "  plugin-config:\n    s3.secret-key: " + SECRET + "\n    s3.no-such-option: 1\n",
                 "jobinfo-storage.colour: unknown key", "s3.no-such-option: not an option of the 's3' store",
                 "s3.bucket: missing", "4 problems");
-        write(files, "a-list.yaml", "- type: local\n- namespace: /tmp/x\n", "must be a YAML mapping");
+        write(files, "a-list.yaml", "- type: local\n- namespace: /tmp/x\n", "must be a mapping");
         Files.write(dir.resolve("latin1.yaml"), "jobinfo-storage:\n  namespace: /tmp/caf\u00e9\n"
                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
         files.put("latin1.yaml", new String[] {"is not UTF-8"});

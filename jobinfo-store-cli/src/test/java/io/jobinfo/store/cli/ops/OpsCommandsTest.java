@@ -430,5 +430,10 @@ class OpsCommandsTest {
         assertThat(c.convert("500ms")).isEqualTo(Duration.ofMillis(500));
         assertThat(c.convert("PT1H30M")).isEqualTo(Duration.ofMinutes(90));
         assertThat(Map.of("0", Duration.ZERO)).allSatisfy((k, v) -> assertThat(c.convert(k)).isEqualTo(v));
+        // the syntax of the YAML configuration (io.jobinfo.store.config.Durations), not one of the CLI's own
+        assertThat(c.convert("1h30m")).isEqualTo(Duration.ofMinutes(90));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> c.convert("90"))
+                .hasMessageContaining("'90' has no unit");
+        assertThat(DurationConverter.format(Duration.ofMinutes(90))).isEqualTo("1h30m");
     }
 }
