@@ -1,16 +1,15 @@
 package io.jobinfo.store.s3;
 
 import io.jobinfo.store.config.ByteSize;
+import io.jobinfo.store.config.Durations;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -59,8 +58,6 @@ final class S3StoreSettings {
     private static final Pattern BUCKET_NAME = Pattern.compile("[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]");
     private static final Pattern IP_LIKE = Pattern.compile("\\d+\\.\\d+\\.\\d+\\.\\d+");
     private static final Pattern REGION_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
-    private static final Pattern SIMPLE_DURATION = Pattern.compile("\\s*(\\d+)\\s*(ms|s|m|h)\\s*",
-            Pattern.CASE_INSENSITIVE);
 
     enum Sse { NONE, S3, KMS }
 
@@ -294,39 +291,18 @@ final class S3StoreSettings {
         if (v == null) {
             return dflt;
         }
-        Duration d = parseDuration(v);
-        if (d == null) {
-            problems.add(P + key + ": '" + v + "' is not a duration; write 500ms, 5s, 2m or ISO-8601 such as PT5S");
+        Duration d;
+        try {
+            d = Durations.parse(v); // the one duration syntax of the YAML and the CLI; never negative
+        } catch (IllegalArgumentException e) {
+            problems.add(P + key + ": " + e.getMessage());
             return dflt;
         }
-        if (d.isNegative() || positive && d.isZero()) {
-            problems.add(P + key + ": '" + v + "' must be " + (positive ? "positive" : "zero or more"));
+        if (positive && d.isZero()) {
+            problems.add(P + key + ": '" + v + "' must be positive");
             return dflt;
         }
         return d;
-    }
-
-    /** 500ms, 5s, 2m, 1h or ISO-8601 (PT5S); {@code null} if neither. */
-    static Duration parseDuration(String v) {
-        Matcher m = SIMPLE_DURATION.matcher(v);
-        if (m.matches()) {
-            long n = Long.parseLong(m.group(1));
-            switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                case "ms":
-                    return Duration.ofMillis(n);
-                case "s":
-                    return Duration.ofSeconds(n);
-                case "m":
-                    return Duration.ofMinutes(n);
-                default:
-                    return Duration.ofHours(n);
-            }
-        }
-        try {
-            return Duration.parse(v.trim());
-        } catch (DateTimeParseException e) {
-            return null;
-        }
     }
 
     private static long size(JobInfoStorageConfig config, String key, long dflt, List<String> problems) {
