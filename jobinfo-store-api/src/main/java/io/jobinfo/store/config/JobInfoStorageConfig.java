@@ -26,6 +26,7 @@ import java.util.regex.Pattern;
  *     max-bytes: 64MiB
  *     max-entry-bytes: 16MiB
  *     expire-after-access: 30m   # see Durations
+ *     max-staleness: 5s          # a removed or replaced job is served at most this long (+100 ms)
  *   plugin-config:              # backend options, passed to the backend as strings
  *     s3.bucket: jobinfo
  * </pre>
@@ -39,7 +40,7 @@ public final class JobInfoStorageConfig {
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
             Arrays.asList("type", "namespace", "store-id", "cache", "plugin-config")));
     private static final Set<String> CACHE_KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
-            Arrays.asList("max-bytes", "max-entry-bytes", "expire-after-access")));
+            Arrays.asList("max-bytes", "max-entry-bytes", "expire-after-access", "max-staleness")));
     private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9_-]{1,16}");
     private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -389,6 +390,15 @@ public final class JobInfoStorageConfig {
                     problems.add(SECTION + ".cache.expire-after-access: " + e.getMessage());
                 }
             }
+            Duration staleness = CacheConfig.DEFAULT_MAX_STALENESS;
+            if (rawCache.containsKey("max-staleness")) {
+                try {
+                    staleness = Durations.parse(rawCache.get("max-staleness"));
+                } catch (IllegalArgumentException e) {
+                    problems.add(SECTION + ".cache.max-staleness: " + e.getMessage() + " (0 confirms every read"
+                            + " with the map)");
+                }
+            }
             if (maxBytes < 0 || maxEntry < 0 || expire.isNegative() || expire.isZero()) {
                 CacheConfig d = CacheConfig.defaults();
                 maxBytes = d.maxBytes();
@@ -397,7 +407,8 @@ public final class JobInfoStorageConfig {
             }
             boolean usableType = type != null && TYPE.matcher(type).matches();
             return new Parsed(new JobInfoStorageConfig(usableType ? type : "", namespace == null ? "" : namespace,
-                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire), pluginConfig), problems);
+                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire, staleness), pluginConfig),
+                    problems);
         }
     }
 }

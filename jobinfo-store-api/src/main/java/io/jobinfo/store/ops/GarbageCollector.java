@@ -22,6 +22,7 @@ import java.util.function.Consumer;
  * store the pointer names), and the map is checked again right before each delete, so a job registered during the
  * run keeps its blob. Blobs younger than the grace period are never touched: that covers submits in flight (blob
  * written, pointer not yet). The grace period must exceed the longest time a submit may take, retries included.
+ * What counts as an orphan is decided by {@link OrphanRule}, the rule {@link Verifier} reports by.
  */
 public final class GarbageCollector {
 
@@ -31,6 +32,7 @@ public final class GarbageCollector {
     private final IMap<Long, ?> map;
     private final JobInfoStore store;
     private final Duration grace;
+    private final OrphanRule rule;
     private final Clock clock;
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace, Clock clock) {
@@ -38,9 +40,7 @@ public final class GarbageCollector {
         this.store = Objects.requireNonNull(store, "store");
         this.grace = Objects.requireNonNull(grace, "grace");
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (grace.isNegative()) {
-            throw new IllegalArgumentException("grace period must not be negative: " + grace);
-        }
+        this.rule = new OrphanRule(grace);
     }
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace) {
@@ -55,7 +55,6 @@ public final class GarbageCollector {
      */
     public GcReport run(boolean delete, Consumer<StoredBlob> progress) throws JobInfoStoreException {
         Instant startedAt = clock.instant();
-        Instant cutoff = startedAt.minus(grace);
         List<StoredBlob> listed = store.list();
         Set<Long> registered = new HashSet<>(map.keySet());
         List<StoredBlob> orphans = new ArrayList<>();
@@ -64,14 +63,21 @@ public final class GarbageCollector {
         int young = 0;
         for (StoredBlob blob : listed) {
             progress.accept(blob);
-            if (!blob.incomplete() && registered.contains(blob.jobId())) {
-                referenced++;
-            } else if (!blob.lastModified().isBefore(cutoff)) {
-                young++;
-            } else if (blob.incomplete()) {
-                leftovers.add(blob);
-            } else {
-                orphans.add(blob);
+            switch (rule.classify(blob, registered.contains(blob.jobId()), startedAt)) {
+                case REFERENCED:
+                    referenced++;
+                    break;
+                case YOUNG:
+                    young++;
+                    break;
+                case LEFTOVER:
+                    leftovers.add(blob);
+                    break;
+                case ORPHAN:
+                    orphans.add(blob);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown verdict");
             }
         }
         List<StoredBlob> deleted = new ArrayList<>();
