@@ -6,6 +6,7 @@ import java.io.File;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +104,7 @@ public final class HadoopConfigurations {
         }
         String defaultFs = options.get(FS_DEFAULT_FS);
         if (defaultFs != null) {
-            if (defaultFs.isBlank()) {
+            if (defaultFs.trim().isEmpty()) {
                 problems.add(PLUGIN + FS_DEFAULT_FS + ": empty; set a URI such as hdfs://namenode:8020 or remove it");
             } else {
                 try {
@@ -122,7 +123,7 @@ public final class HadoopConfigurations {
         checkReadableFile(options, HDFS_SITE_PATH, "hdfs-site.xml", problems);
         String principal = options.get(KERBEROS_PRINCIPAL);
         String keytab = options.get(KERBEROS_KEYTAB);
-        if (principal != null && principal.isBlank()) {
+        if (principal != null && principal.trim().isEmpty()) {
             problems.add(PLUGIN + KERBEROS_PRINCIPAL + ": empty; set the principal (such as seatunnel/host@REALM) or"
                     + " remove both Kerberos keys");
         }
@@ -168,6 +169,8 @@ public final class HadoopConfigurations {
         } else if (scheme == null) {
             problems.add(PLUGIN + FS_DEFAULT_FS + ": the file system URI has no scheme; write hdfs://..., file:///,"
                     + " viewfs://... or s3a://...");
+        } else if ("s3a".equalsIgnoreCase(scheme) && !HadoopVersion.hasS3aConditionalCreate()) {
+            problems.add(s3aNeedsNewerHadoop());
         } else {
             try {
                 FileSystem.getFileSystemClass(scheme, conf);
@@ -177,7 +180,7 @@ public final class HadoopConfigurations {
                         + " the class path");
             }
             if ("s3a".equalsIgnoreCase(scheme)) {
-                for (String key : List.of(S3A_CONDITIONAL, S3A_CREATE_PERFORMANCE)) {
+                for (String key : Arrays.asList(S3A_CONDITIONAL, S3A_CREATE_PERFORMANCE)) {
                     if (explicitlyFalse(options, key)) {
                         problems.add(PLUGIN + explicitKey(options, key) + ": must not be false on s3a://; the store"
                                 + " creates blobs with a conditional PUT (If-None-Match) and needs it. Remove the key");
@@ -252,7 +255,7 @@ public final class HadoopConfigurations {
         if (value == null) {
             return;
         }
-        if (value.isBlank()) {
+        if (value.trim().isEmpty()) {
             problems.add(PLUGIN + key + ": empty; set the path of the " + what + " file or remove the key");
             return;
         }
@@ -276,6 +279,14 @@ public final class HadoopConfigurations {
             return HADOOP_PREFIX + hadoopKey;
         }
         return options.containsKey(hadoopKey) ? hadoopKey : null;
+    }
+
+    /** Why {@code s3a://} is refused on this process's Hadoop, and what to use instead. */
+    static String s3aNeedsNewerHadoop() {
+        return PLUGIN + FS_DEFAULT_FS + ": s3a:// needs Hadoop " + HadoopVersion.S3A_CONDITIONAL_CREATE_SINCE
+                + " or later (S3A conditional create, If-None-Match: *, which write-once blobs rest on), but this"
+                + " process runs Hadoop " + HadoopVersion.current() + ". Put a newer Hadoop with its hadoop-aws on"
+                + " the class path, or use the store type s3 (native AWS SDK, no Hadoop needed) for this bucket";
     }
 
     static String rootMessage(Throwable t) {

@@ -43,15 +43,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Blobs as files in one directory of a Hadoop {@link FileSystem}: {@code hdfs://} (HA nameservices too),
- * {@code file://}, {@code viewfs://}, {@code s3a://}, or any other scheme whose {@code rename} refuses to replace an
- * existing file.
+ * {@code file://}, {@code viewfs://} mounted on HDFS, or {@code s3a://} with conditional create (Hadoop 3.4.2 or later).
+ * Any other file system is refused at open ({@link #open}), naming its scheme and class: its write-once primitive is
+ * not known.
  *
  * <p>Write-once and atomic. The blob is written to a temporary file {@code .tmp-<job>-<uuid>} in the namespace
  * directory ({@code create(temp, overwrite=false)}, write, {@code hsync}, {@code close}) and then renamed to its final
  * name with a rename that fails if that name exists: on HDFS {@code rename(temp, final, Options.Rename.NONE)}; on
- * {@code file://} a hard link (the rename of the local file system would replace the target); on other schemes such
- * as {@code viewfs://} the plain {@code rename}, whose {@code false} result is told apart from a conflict by looking
- * for the final name. On {@code s3a://} nothing is renamed: the blob is written once to its final name with a
+ * {@code file://} a hard link (the rename of the local file system would replace the target); on {@code viewfs://}
+ * over HDFS the plain {@code rename}, whose {@code false} result is told apart from a conflict by looking for the
+ * final name. On {@code s3a://} nothing is renamed: the blob is written once to its final name with a
  * conditional create ({@code If-None-Match: *}), and a failed write is aborted so that no object appears.
  *
  * <p>Failure behaviour: every method throws {@link JobInfoStoreException} (or a subclass) naming the job id and the
@@ -74,6 +75,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private static final int COPY_BUFFER = 256 * 1024;
     private static final String S3A_CONFLICT = "org.apache.hadoop.fs.s3a.RemoteFileChangedException";
     private static final String COND_CREATE = "fs.option.create.conditional.overwrite";
+    private static final String S3A_FILE_SYSTEM = "org.apache.hadoop.fs.s3a.S3AFileSystem";
+    private static final String VIEW_FILE_SYSTEM = "org.apache.hadoop.fs.viewfs.ViewFileSystem";
 
     /** How a complete temporary file becomes the final, write-once name. */
     enum Commit {
@@ -97,29 +100,48 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private final Commit commit;
     private volatile boolean closed;
 
-    private HdfsJobInfoStore(FileSystem fs, UserGroupInformation ugi, boolean keytabLogin, Path dir, String storeId) {
+    private HdfsJobInfoStore(FileSystem fs, FileSystem ops, Commit commit, UserGroupInformation ugi,
+                             boolean keytabLogin, Path dir, String storeId) {
         this.fs = fs;
-        this.ops = fs instanceof LocalFileSystem local ? local.getRawFileSystem() : fs;
+        this.ops = ops;
         this.ugi = ugi;
         this.keytabLogin = keytabLogin;
         this.dir = dir;
         String uri = dir.toUri().toString();
         this.dirPrefix = uri.endsWith("/") ? uri : uri + "/";
         this.storeId = storeId;
-        this.commit = commitFor(ops);
+        this.commit = commit;
     }
 
-    private static Commit commitFor(FileSystem ops) {
+    /**
+     * The write-once primitive of {@code ops}, or a refusal: only file systems whose primitive is known are accepted
+     * (a plain {@code rename} of an unknown file system may replace an existing file, or not be atomic).
+     *
+     * @throws JobInfoStoreException naming the scheme and the file system class, and what is supported
+     */
+    private static Commit commitFor(FileSystem ops, URI fsUri, String where) throws JobInfoStoreException {
         if (ops instanceof DistributedFileSystem) {
             return Commit.HDFS_RENAME;
         }
-        if (ops instanceof RawLocalFileSystem) {
+        if (ops.getClass() == RawLocalFileSystem.class) {
             return Commit.LOCAL_LINK;
         }
-        if ("s3a".equalsIgnoreCase(ops.getScheme())) {
+        if (S3A_FILE_SYSTEM.equals(ops.getClass().getName())) {
+            if (!HadoopVersion.hasS3aConditionalCreate()) {
+                throw new JobInfoStoreException(HadoopConfigurations.s3aNeedsNewerHadoop(), null, where);
+            }
             return Commit.CONDITIONAL_CREATE;
         }
-        return Commit.RENAME;
+        if (VIEW_FILE_SYSTEM.equals(ops.getClass().getName())) {
+            return Commit.RENAME; // checkUsable makes sure the namespace resolves to hdfs://
+        }
+        throw new JobInfoStoreException("The file system " + fsUri.getScheme() + ":// (" + ops.getClass().getName()
+                + ") is not supported by the hdfs store: write-once needs an atomic create-if-absent it knows, and"
+                + " on this file system it would fall back to a rename that may replace an existing blob."
+                + " Supported: hdfs:// (DistributedFileSystem, atomic rename), file:// (Hadoop's local file system,"
+                + " hard link), s3a:// (S3AFileSystem with conditional create, Hadoop "
+                + HadoopVersion.S3A_CONDITIONAL_CREATE_SINCE + " or later) and viewfs:// mounted on hdfs://. Use one"
+                + " of these, or the store types local or s3", null, where);
     }
 
     /**
@@ -150,7 +172,11 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         try {
             Path dir = doAs(ugi, () -> fs.makeQualified(ns));
             String id = storeId != null ? storeId : StoreNaming.deriveStoreId("hdfs:" + dir.toUri());
-            store = new HdfsJobInfoStore(fs, ugi, keytabLogin, dir, id);
+            FileSystem ops = fs instanceof LocalFileSystem ? ((LocalFileSystem) fs).getRawFileSystem() : fs;
+            store = new HdfsJobInfoStore(fs, ops, commitFor(ops, fsUri, where), ugi, keytabLogin, dir, id);
+        } catch (JobInfoStoreException e) {
+            closeQuietly(fs);
+            throw e;
         } catch (IOException | RuntimeException e) {
             closeQuietly(fs);
             throw new JobInfoStoreException("The namespace is not a valid path on " + fsUri + " ("
@@ -181,6 +207,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
                         throw new JobInfoStoreException("The namespace exists but is not a directory; point the"
                                 + " namespace at a directory", null, where);
                     }
+                    if (VIEW_FILE_SYSTEM.equals(ops.getClass().getName())) {
+                        checkViewfsTarget(where);
+                    }
                 }
                 probeWrite(); // on s3a this also proves that the bucket exists and the credentials work
                 return null;
@@ -191,6 +220,20 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             throw new JobInfoStoreException("The namespace is not usable: " + HadoopConfigurations.rootMessage(e)
                     + "; check fs.defaultFS, that the file system is up, and the permissions of the user", null,
                     where, e);
+        }
+    }
+
+    /**
+     * On {@code viewfs://} the plain rename is write-once only where the mount target's rename refuses to replace an
+     * existing file: HDFS. Any other target (a local directory, an object store) is refused.
+     */
+    private void checkViewfsTarget(String where) throws IOException {
+        Path target = ops.resolvePath(dir);
+        String scheme = target.toUri().getScheme();
+        if (!"hdfs".equalsIgnoreCase(scheme)) {
+            throw new JobInfoStoreException("The viewfs:// namespace resolves to " + target.toUri() + ", which is"
+                    + " not hdfs://: the hdfs store relies on HDFS rename semantics behind viewfs. Mount the namespace"
+                    + " on hdfs://, or give the target's URI as the namespace", null, where);
         }
     }
 
@@ -296,13 +339,15 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private boolean renameIntoPlace(long jobId, Path temp, Path target) throws IOException {
         try {
             switch (commit) {
-                case HDFS_RENAME -> ((DistributedFileSystem) ops).rename(temp, target, Options.Rename.NONE);
-                case LOCAL_LINK -> {
+                case HDFS_RENAME:
+                    ((DistributedFileSystem) ops).rename(temp, target, Options.Rename.NONE);
+                    break;
+                case LOCAL_LINK:
                     Files.createLink(localFile(target), localFile(temp));
                     syncLocalDirectory();
                     deleteQuietly(temp);
-                }
-                default -> {
+                    break;
+                default:
                     if (!ops.rename(temp, target)) {
                         if (ops.exists(target)) {
                             deleteQuietly(temp);
@@ -312,7 +357,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
                         throw new JobInfoStoreException("The file system refused to rename the temporary file into"
                                 + " place (nothing was stored)", jobId, location(jobId));
                     }
-                }
+                    break;
             }
             return true;
         } catch (FileAlreadyExistsException | java.nio.file.FileAlreadyExistsException e) {
@@ -353,7 +398,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             copy(jobId, blob, out);
         } catch (Throwable t) {
             abandon(jobId, out, null, t);
-            if (t instanceof IOException e && isConflict(e)) {
+            if (t instanceof IOException && isConflict((IOException) t)) {
                 return false;
             }
             throw t;
@@ -508,12 +553,12 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             String name = status.getPath().getName();
             OptionalLong blobId = StoreNaming.parseBlobName(name);
             OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
-            if (blobId.isEmpty() && tempId.isEmpty()) {
+            if (!blobId.isPresent() && !tempId.isPresent()) {
                 continue;
             }
             long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
             result.add(new StoredBlob(id, dirPrefix + name, status.getLen(),
-                    Instant.ofEpochMilli(status.getModificationTime()), blobId.isEmpty()));
+                    Instant.ofEpochMilli(status.getModificationTime()), !blobId.isPresent()));
         }
         return result;
     }
@@ -523,7 +568,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         checkOpen();
         String location = leftover.location();
         String name = location.startsWith(dirPrefix) ? location.substring(dirPrefix.length()) : "";
-        if (name.contains("/") || StoreNaming.parseTempName(name).isEmpty()) {
+        if (name.contains("/") || !StoreNaming.parseTempName(name).isPresent()) {
             throw new IllegalArgumentException("Not a leftover of this store: " + location);
         }
         try {

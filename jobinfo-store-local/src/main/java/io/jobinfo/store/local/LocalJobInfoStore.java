@@ -18,6 +18,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
@@ -238,7 +239,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                 String name = p.getFileName().toString();
                 OptionalLong blobId = StoreNaming.parseBlobName(name);
                 OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
-                if (blobId.isEmpty() && tempId.isEmpty()) {
+                if (!blobId.isPresent() && !tempId.isPresent()) {
                     continue;
                 }
                 BasicFileAttributes attrs;
@@ -252,7 +253,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                 }
                 long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
                 result.add(new StoredBlob(id, p.toUri().toString(), attrs.size(),
-                        attrs.lastModifiedTime().toInstant(), blobId.isEmpty()));
+                        attrs.lastModifiedTime().toInstant(), !blobId.isPresent()));
             }
         } catch (IOException e) {
             throw new JobInfoStoreException("Listing the store directory failed: " + e, null, dir.toUri().toString(),
@@ -264,8 +265,8 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     @Override
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        Path p = Path.of(java.net.URI.create(leftover.location()));
-        if (!dir.equals(p.getParent()) || StoreNaming.parseTempName(p.getFileName().toString()).isEmpty()) {
+        Path p = Paths.get(java.net.URI.create(leftover.location()));
+        if (!dir.equals(p.getParent()) || !StoreNaming.parseTempName(p.getFileName().toString()).isPresent()) {
             throw new IllegalArgumentException("Not a leftover of this store: " + leftover.location());
         }
         try {

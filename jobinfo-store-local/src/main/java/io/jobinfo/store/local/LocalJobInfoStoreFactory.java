@@ -6,7 +6,9 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +37,7 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
     public List<String> validate(JobInfoStorageConfig config) {
         List<String> problems = new ArrayList<>();
         try {
-            Path dir = Path.of(config.namespace());
+            Path dir = Paths.get(config.namespace());
             if (!dir.isAbsolute()) {
                 problems.add("jobinfo-storage.namespace: '" + config.namespace() + "' must be an absolute directory"
                         + " for the local store (every member must resolve it to the same place)");
@@ -44,7 +46,7 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
             problems.add("jobinfo-storage.namespace: '" + config.namespace() + "' is not a valid path: "
                     + e.getReason());
         }
-        for (String key : List.of(FSYNC, CREATE_DIRECTORIES)) {
+        for (String key : Arrays.asList(FSYNC, CREATE_DIRECTORIES)) {
             String v = config.option(key);
             if (v != null && !v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
                 problems.add("jobinfo-storage.plugin-config." + key + ": '" + v + "' must be true or false");
@@ -57,6 +59,6 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
     public JobInfoStore create(JobInfoStorageConfig config) throws JobInfoStoreException {
         boolean fsync = !"false".equalsIgnoreCase(config.option(FSYNC));
         boolean mkdirs = !"false".equalsIgnoreCase(config.option(CREATE_DIRECTORIES));
-        return LocalJobInfoStore.open(Path.of(config.namespace()), config.storeId(), fsync, mkdirs);
+        return LocalJobInfoStore.open(Paths.get(config.namespace()), config.storeId(), fsync, mkdirs);
     }
 }

@@ -12,11 +12,11 @@ import io.jobinfo.store.spi.StoredBlob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -226,7 +226,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 int partNumber = 1;
                 while (sent < length) {
                     int want = (int) Math.min(partSize, length - sent);
-                    int got = in.readNBytes(buffer, 0, want);
+                    int got = readFully(in, buffer, want);
                     if (got != want) {
                         throw new CorruptBlobException("the blob source ended after " + (sent + got)
                                 + " bytes but declared " + length + "; nothing was stored", jobId, location(jobId));
@@ -247,8 +247,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                             + " bytes; nothing was stored", jobId, location(jobId));
                 }
             } catch (IOException e) {
-                if (e instanceof JobInfoStoreException j) {
-                    throw j;
+                if (e instanceof JobInfoStoreException) {
+                    throw (JobInfoStoreException) e;
                 }
                 throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e,
                         jobId, location(jobId), e);
@@ -285,6 +285,19 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         }
     }
 
+    /** Reads up to {@code want} bytes into {@code buffer}; fewer only at the end of the stream. */
+    private static int readFully(InputStream in, byte[] buffer, int want) throws IOException {
+        int got = 0;
+        while (got < want) {
+            int n = in.read(buffer, got, want - got);
+            if (n < 0) {
+                break;
+            }
+            got += n;
+        }
+        return got;
+    }
+
     private static long ceilToMiB(long bytes) {
         long mib = 1L << 20;
         return (bytes + mib - 1) / mib * mib;
@@ -307,9 +320,14 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     static void applySse(PutObjectRequest.Builder put, S3StoreSettings settings) {
         switch (settings.sse) {
-            case S3 -> put.serverSideEncryption(ServerSideEncryption.AES256);
-            case KMS -> put.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
-            default -> { }
+            case S3:
+                put.serverSideEncryption(ServerSideEncryption.AES256);
+                break;
+            case KMS:
+                put.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
+                break;
+            default:
+                break;
         }
     }
 
@@ -319,15 +337,20 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     static void applySse(CreateMultipartUploadRequest.Builder create, S3StoreSettings settings) {
         switch (settings.sse) {
-            case S3 -> create.serverSideEncryption(ServerSideEncryption.AES256);
-            case KMS -> create.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
-            default -> { }
+            case S3:
+                create.serverSideEncryption(ServerSideEncryption.AES256);
+                break;
+            case KMS:
+                create.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
+                break;
+            default:
+                break;
         }
     }
 
     private JobInfoStoreException writeFailure(long jobId, String operation, SdkException e) {
-        if (e instanceof S3Exception s && (s.statusCode() >= 400 && s.statusCode() < 500 && s.statusCode() != 408
-                || s.statusCode() == 501)) {
+        int status = e instanceof S3Exception ? ((S3Exception) e).statusCode() : 0;
+        if (status >= 400 && status < 500 && status != 408 || status == 501) {
             return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
                     + hint(e), jobId, location(jobId), e);
         }
@@ -424,7 +447,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 if (id.isPresent()) {
                     Instant started = u.initiated() != null ? u.initiated() : Instant.EPOCH;
                     result.add(new StoredBlob(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
-                            + URLEncoder.encode(u.uploadId(), StandardCharsets.UTF_8), 0, started, true));
+                            + urlEncode(u.uploadId()), 0, started, true));
                 }
             }
         } catch (SdkException e) {
@@ -444,10 +467,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         }
         String name = location.substring(locationBase.length(), q);
         OptionalLong id = StoreNaming.parseBlobName(name);
-        if (id.isEmpty() || id.getAsLong() != leftover.jobId()) {
+        if (!id.isPresent() || id.getAsLong() != leftover.jobId()) {
             throw new IllegalArgumentException("Not a leftover of this store: " + location);
         }
-        String uploadId = URLDecoder.decode(location.substring(q + UPLOAD_ID_PARAM.length()), StandardCharsets.UTF_8);
+        String uploadId = urlDecode(location.substring(q + UPLOAD_ID_PARAM.length()));
         try {
             s3.abortMultipartUpload(a -> a.bucket(bucket).key(prefix + name).uploadId(uploadId));
             return true;
@@ -483,11 +506,12 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     /** The SDK's own description: status, error code and request id for service errors, the cause otherwise. */
     static String describe(SdkException e) {
-        if (e instanceof S3Exception s && s.awsErrorDetails() != null) {
-            return "HTTP " + s.statusCode() + " " + s.awsErrorDetails().errorCode() + " ("
-                    + s.awsErrorDetails().errorMessage() + ", request id " + s.requestId() + ")";
-        }
-        if (e instanceof S3Exception s) {
+        if (e instanceof S3Exception) {
+            S3Exception s = (S3Exception) e;
+            if (s.awsErrorDetails() != null) {
+                return "HTTP " + s.statusCode() + " " + s.awsErrorDetails().errorCode() + " ("
+                        + s.awsErrorDetails().errorMessage() + ", request id " + s.requestId() + ")";
+            }
             return "HTTP " + s.statusCode() + " (request id " + s.requestId() + ")";
         }
         return e.getMessage();
@@ -500,7 +524,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     static String hint(SdkException e, S3StoreSettings settings) {
         String endpoint = settings.describeEndpoint();
-        if (e instanceof S3Exception s) {
+        if (e instanceof S3Exception) {
+            S3Exception s = (S3Exception) e;
             int status = s.statusCode();
             if (status == 403) {
                 return "; access denied by " + endpoint + ": check the credentials (" + S3StoreSettings.ACCESS_KEY
@@ -572,6 +597,22 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 }
                 current = null;
             }
+        }
+    }
+
+    private static String urlEncode(String value) {
+        try {
+            return URLEncoder.encode(value, "UTF-8");
+        } catch (UnsupportedEncodingException e) {
+            throw new IllegalStateException("UTF-8 is always supported", e);
+        }
+    }
+
+    private static String urlDecode(String value) {
+        try {
+            return URLDecoder.decode(value, "UTF-8");
+        } catch (UnsupportedEncodingException e) {
+            throw new IllegalStateException("UTF-8 is always supported", e);
         }
     }
 

@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
 import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Type {@code s3}: the native AWS SDK v2 backend for AWS S3, MinIO and other S3-compatible stores. The namespace is
@@ -38,8 +39,11 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * fix: that a region is known, that the bucket is reachable with the given credentials ({@code HeadBucket}: wrong
  * endpoint, unknown bucket, wrong credentials or region), that objects can be written and deleted under the prefix,
  * and that the server honours {@code If-None-Match: *} on PutObject and on CompleteMultipartUpload (a probe key
- * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed). If the
- * server ignores conditional writes the store refuses to start unless {@code s3.allow-unconditional-writes=true}.
+ * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed), also when
+ * writers race: {@link ConditionalWriteRaceProbe} releases 8 conditional writers of one new probe key together
+ * (PutObject, then CompleteMultipartUpload) and more than one winner fails the check. If the server ignores
+ * conditional writes, or lets racing ones win, the store refuses to start unless
+ * {@code s3.allow-unconditional-writes=true}.
  * Credentials never appear in messages or logs.
  */
 public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
@@ -90,6 +94,10 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         o.put(S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES, "false (default): refuse to start if the server ignores"
                 + " If-None-Match: *; true: start anyway with HEAD-then-PUT creates, where racing creators of one"
                 + " job id can overwrite each other (logged at WARN)");
+        o.put(S3StoreSettings.PROBE_RACE_ROUNDS, "rounds of the start-up race of 8 conditional writers of one probe"
+                + " key (PutObject, then CompleteMultipartUpload, 256KiB each): more than one winner refuses the"
+                + " server; more rounds catch a narrower race window; 1 to 100, default "
+                + S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
         return o;
     }
 
@@ -154,9 +162,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                         settings.maxDelay))
                 // AWS answers 409 ConditionalRequestConflict while another conditional write of the key is in
                 // flight, and documents that the request should be retried (the retry then gets 412 or succeeds).
-                .retryOnException(t -> t instanceof S3Exception s && s.statusCode() == 409
-                        && s.awsErrorDetails() != null
-                        && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode()))
+                .retryOnException(S3JobInfoStoreFactory::isConditionalRequestConflict)
                 .build();
         S3ClientBuilder builder = S3Client.builder()
                 .region(region)
@@ -172,34 +178,51 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         return builder.build();
     }
 
+    private static boolean isConditionalRequestConflict(Throwable t) {
+        if (!(t instanceof S3Exception)) {
+            return false;
+        }
+        S3Exception s = (S3Exception) t;
+        return s.statusCode() == 409 && s.awsErrorDetails() != null
+                && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode());
+    }
+
     private static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
         try {
             s3.headBucket(h -> h.bucket(settings.bucket));
         } catch (S3Exception e) {
-            String what = switch (e.statusCode()) {
-                case 404 -> "Bucket " + settings.bucket + " does not exist at " + settings.describeEndpoint()
-                        + ": create it, or fix " + S3StoreSettings.P + S3StoreSettings.BUCKET
-                        + (settings.endpoint == null ? "" : " or " + S3StoreSettings.P + S3StoreSettings.ENDPOINT);
-                case 403 -> "Access to bucket " + settings.bucket + " at " + settings.describeEndpoint() + " was"
-                        + " denied (HTTP 403): check the credentials (" + S3StoreSettings.P
-                        + S3StoreSettings.ACCESS_KEY + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default"
-                        + " credential chain) and that they may list the bucket";
-                case 400 -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " refused the"
-                        + " request (HTTP 400), usually a wrong region or bad credentials: check "
-                        + S3StoreSettings.P + S3StoreSettings.REGION + " and the credentials";
-                case 301 -> "Bucket " + settings.bucket + " is in another region than "
-                        + s3.serviceClientConfiguration().region() + ": set " + S3StoreSettings.P
-                        + S3StoreSettings.REGION + " to the bucket's region";
-                default -> "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
-                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
-            };
-            throw new JobInfoStoreException(what, null, base, e);
+            throw new JobInfoStoreException(headBucketFailure(s3, settings, e), null, base, e);
         } catch (SdkClientException e) {
             throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
         } catch (SdkException e) {
             throw new JobInfoStoreException("Cannot reach bucket " + settings.bucket + " at "
                     + settings.describeEndpoint() + ": " + S3JobInfoStore.describe(e)
                     + S3JobInfoStore.hint(e, settings), null, base, e);
+        }
+    }
+
+    private static String headBucketFailure(S3Client s3, S3StoreSettings settings, S3Exception e) {
+        switch (e.statusCode()) {
+            case 404:
+                return "Bucket " + settings.bucket + " does not exist at " + settings.describeEndpoint()
+                        + ": create it, or fix " + S3StoreSettings.P + S3StoreSettings.BUCKET
+                        + (settings.endpoint == null ? "" : " or " + S3StoreSettings.P + S3StoreSettings.ENDPOINT);
+            case 403:
+                return "Access to bucket " + settings.bucket + " at " + settings.describeEndpoint() + " was"
+                        + " denied (HTTP 403): check the credentials (" + S3StoreSettings.P
+                        + S3StoreSettings.ACCESS_KEY + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default"
+                        + " credential chain) and that they may list the bucket";
+            case 400:
+                return "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " refused the"
+                        + " request (HTTP 400), usually a wrong region or bad credentials: check "
+                        + S3StoreSettings.P + S3StoreSettings.REGION + " and the credentials";
+            case 301:
+                return "Bucket " + settings.bucket + " is in another region than "
+                        + s3.serviceClientConfiguration().region() + ": set " + S3StoreSettings.P
+                        + S3StoreSettings.REGION + " to the bucket's region";
+            default:
+                return "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
+                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
         }
     }
 
@@ -216,7 +239,8 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
 
     /**
      * Writes a probe key twice with {@code If-None-Match: *} (the second must get 412), then completes a one-part
-     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe.
+     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe; then
+     * races conditional writers on new probe keys ({@link ConditionalWriteRaceProbe}): at most one may win.
      *
      * @return true if conditional writes are honoured; false only if they are not and that is explicitly allowed
      */
@@ -244,7 +268,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key)
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
                 String id = uploadId;
-                var part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
+                UploadPartResponse part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
                         .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 3"));
                 try {
                     s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(id).ifNoneMatch("*")
@@ -258,6 +282,10 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                                 + S3JobInfoStore.describe(e) + " instead of 412";
                     }
                 }
+            }
+            if (failure == null) {
+                // 412 to a sequential second write is not enough: the check must also hold for racing writers
+                failure = new ConditionalWriteRaceProbe(s3, settings).findFailure();
             }
         } catch (S3Exception e) {
             throw new JobInfoStoreException("Cannot write under the prefix (probe " + probeLocation + "): "
@@ -280,7 +308,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         }
         throw new JobInfoStoreException("The S3 server at " + settings.describeEndpoint() + " does not honour"
                 + " conditional writes (" + failure + "), which write-once blobs need. Use a server that supports"
-                + " If-None-Match: * (AWS S3, recent MinIO), or set " + S3StoreSettings.P
+                + " If-None-Match: * atomically (AWS S3, recent MinIO), or set " + S3StoreSettings.P
                 + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES + "=true to accept that racing creators of one job id"
                 + " may overwrite each other", null, base);
     }

@@ -40,8 +40,10 @@ final class S3StoreSettings {
     static final String MULTIPART_THRESHOLD = "s3.multipart.threshold";
     static final String MULTIPART_PART_SIZE = "s3.multipart.part-size";
     static final String ALLOW_UNCONDITIONAL_WRITES = "s3.allow-unconditional-writes";
+    static final String PROBE_RACE_ROUNDS = "s3.probe.race-rounds";
 
     static final int DEFAULT_MAX_ATTEMPTS = 5;
+    static final int DEFAULT_PROBE_RACE_ROUNDS = 5;
     static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(100);
     static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -80,6 +82,7 @@ final class S3StoreSettings {
     long multipartThreshold = DEFAULT_MULTIPART_THRESHOLD;
     long partSize = DEFAULT_PART_SIZE;
     boolean allowUnconditionalWrites;
+    int probeRaceRounds = DEFAULT_PROBE_RACE_ROUNDS;
     /** The key prefix: empty, or ends with '/'. */
     String prefix;
 
@@ -123,8 +126,8 @@ final class S3StoreSettings {
 
         String access = config.option(ACCESS_KEY);
         String secret = config.option(SECRET_KEY);
-        boolean hasAccess = access != null && !access.isBlank();
-        boolean hasSecret = secret != null && !secret.isBlank();
+        boolean hasAccess = access != null && !access.trim().isEmpty();
+        boolean hasSecret = secret != null && !secret.trim().isEmpty();
         if (hasAccess != hasSecret) {
             problems.add(P + (hasAccess ? SECRET_KEY : ACCESS_KEY) + ": missing while " + (hasAccess ? ACCESS_KEY
                     : SECRET_KEY) + " is set; set both, or neither to use the AWS default credential chain"
@@ -137,7 +140,7 @@ final class S3StoreSettings {
         s.accessKey = hasAccess ? access.trim() : null;
         s.secretKey = hasSecret ? secret.trim() : null;
         String token = config.option(SESSION_TOKEN);
-        if (token != null && !token.isBlank()) {
+        if (token != null && !token.trim().isEmpty()) {
             if (!hasAccess || !hasSecret) {
                 problems.add(P + SESSION_TOKEN + ": only used together with " + ACCESS_KEY + " and " + SECRET_KEY
                         + "; set them too, or remove it");
@@ -169,10 +172,21 @@ final class S3StoreSettings {
         String sse = trimmed(config.option(SSE));
         if (sse != null) {
             switch (sse.toLowerCase(Locale.ROOT)) {
-                case "none" -> s.sse = Sse.NONE;
-                case "s3", "aes256", "sse-s3" -> s.sse = Sse.S3;
-                case "kms", "aws:kms", "sse-kms" -> s.sse = Sse.KMS;
-                default -> problems.add(P + SSE + ": '" + sse + "' must be none, s3 (SSE-S3) or kms (SSE-KMS)");
+                case "none":
+                    s.sse = Sse.NONE;
+                    break;
+                case "s3":
+                case "aes256":
+                case "sse-s3":
+                    s.sse = Sse.S3;
+                    break;
+                case "kms":
+                case "aws:kms":
+                case "sse-kms":
+                    s.sse = Sse.KMS;
+                    break;
+                default:
+                    problems.add(P + SSE + ": '" + sse + "' must be none, s3 (SSE-S3) or kms (SSE-KMS)");
             }
         }
         String kmsKey = trimmed(config.option(SSE_KMS_KEY_ID));
@@ -195,6 +209,17 @@ final class S3StoreSettings {
                     + " 5GiB (S3's part size limits)");
         }
         s.allowUnconditionalWrites = bool(config, ALLOW_UNCONDITIONAL_WRITES, false, problems);
+        String rounds = trimmed(config.option(PROBE_RACE_ROUNDS));
+        if (rounds != null) {
+            try {
+                s.probeRaceRounds = Integer.parseInt(rounds);
+                if (s.probeRaceRounds < 1 || s.probeRaceRounds > 100) {
+                    problems.add(P + PROBE_RACE_ROUNDS + ": " + rounds + " must be between 1 and 100");
+                }
+            } catch (NumberFormatException e) {
+                problems.add(P + PROBE_RACE_ROUNDS + ": '" + rounds + "' is not a whole number; write e.g. 5");
+            }
+        }
 
         return problems.size() == before ? s : null;
     }
@@ -286,12 +311,16 @@ final class S3StoreSettings {
         Matcher m = SIMPLE_DURATION.matcher(v);
         if (m.matches()) {
             long n = Long.parseLong(m.group(1));
-            return switch (m.group(2).toLowerCase(Locale.ROOT)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                default -> Duration.ofHours(n);
-            };
+            switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "ms":
+                    return Duration.ofMillis(n);
+                case "s":
+                    return Duration.ofSeconds(n);
+                case "m":
+                    return Duration.ofMinutes(n);
+                default:
+                    return Duration.ofHours(n);
+            }
         }
         try {
             return Duration.parse(v.trim());
@@ -314,7 +343,7 @@ final class S3StoreSettings {
     }
 
     private static String trimmed(String v) {
-        return v == null || v.isBlank() ? null : v.trim();
+        return v == null || v.trim().isEmpty() ? null : v.trim();
     }
 
     static List<String> newProblems() {

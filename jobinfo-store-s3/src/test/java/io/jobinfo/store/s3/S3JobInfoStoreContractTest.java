@@ -8,7 +8,11 @@ import org.junit.jupiter.api.BeforeAll;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
 
-/** The store contract on the shared S3 fixture (S3Proxy in this JVM unless MinIO or an external S3 is available). */
+/**
+ * The store contract on the shared S3 fixture (S3Proxy in this JVM unless MinIO or an external S3 is available), with
+ * the multipart threshold at 5 MiB: the large-blob tests and every tenth round of the create race go through
+ * multipart uploads.
+ */
 class S3JobInfoStoreContractTest extends AbstractJobInfoStoreContractTest {
 
     static S3Fixture s3;
@@ -22,7 +26,9 @@ class S3JobInfoStoreContractTest extends AbstractJobInfoStoreContractTest {
 
     @Override
     protected JobInfoStorageConfig storeConfig(String namespaceName) {
-        return S3TestConfigs.builder(s3, bucket, "/jobinfo/" + namespaceName).build();
+        // the smallest threshold S3 allows, so that the multipart rounds of the race stay small
+        return S3TestConfigs.builder(s3, bucket, "/jobinfo/" + namespaceName)
+                .option("s3.multipart.threshold", "5MiB").build();
     }
 
     @Override
@@ -38,4 +44,12 @@ class S3JobInfoStoreContractTest extends AbstractJobInfoStoreContractTest {
     protected int raceRounds() {
         return 100;
     }
+
+    /** Every tenth round races multipart uploads (completed with If-None-Match: *), the others single PUTs. */
+    @Override
+    protected int racePayloadBytes(int round) {
+        return round % 10 == 0 ? MULTIPART_RACE_BYTES : 64 * 1024;
+    }
+
+    static final int MULTIPART_RACE_BYTES = (5 << 20) + 4096;
 }
