@@ -16,6 +16,7 @@ import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.map.listener.MapClearedListener;
 import com.hazelcast.map.listener.MapEvictedListener;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.JobInfoCodec;
@@ -35,6 +36,7 @@ import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -271,11 +273,30 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             return Optional.of(hit.job);
         }
         long token = invalidationToken(jobId);
-        Object value = map.get(jobId);
+        Object value = readValue(jobId);
         if (value == null) {
             return Optional.empty();
         }
         return Optional.of(load(jobId, value, token).job);
+    }
+
+    /**
+     * {@code map.get(jobId)}, with a value Hazelcast refuses to deserialize (a Java-serialized object the
+     * {@link JavaDeserializationFilter} does not allow, or bytes of an unknown type) reported naming the job.
+     */
+    private Object readValue(long jobId) throws JobInfoStoreException {
+        try {
+            return map.get(jobId);
+        } catch (HazelcastSerializationException e) {
+            throw unreadableValue(jobId, e);
+        }
+    }
+
+    private JobInfoStoreException unreadableValue(long jobId, HazelcastSerializationException e) {
+        return new JobInfoStoreException("The job map value of this job cannot be deserialized and was not used"
+                + " (" + e.getMessage() + "); it is not a value this library or the engine wrote. Inspect it with"
+                + " 'jobinfo-store inspect' and remove the entry if it does not belong there", jobId,
+                "map:" + map.getName(), e);
     }
 
     /** The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, or {@code null}. */
@@ -295,8 +316,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         for (int i = 0; i < INVALIDATION_STRIPES; i++) {
             stripesBefore[i] = invalidationStripes.get(i);
         }
-        Set<Map.Entry<Long, Object>> entries = map.entrySet();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
+        Collection<Map.Entry<Long, Object>> entries = readableEntries(failed);
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         AtomicInteger threadNo = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(restoreParallelism,
@@ -341,6 +362,30 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
         }
         return new RestoreReport(restored, failed, took);
+    }
+
+    /**
+     * Every entry of the map, in one call; if some value cannot be deserialized, entry by entry, each unreadable one
+     * added to {@code failed} (naming its job id) instead of failing the whole restore.
+     */
+    private Collection<Map.Entry<Long, Object>> readableEntries(Map<Long, JobInfoStoreException> failed) {
+        try {
+            // copied here: the set may deserialize its values lazily, while being iterated
+            return new ArrayList<>(map.entrySet());
+        } catch (HazelcastSerializationException whole) {
+            List<Map.Entry<Long, Object>> readable = new ArrayList<>();
+            for (Long jobId : map.keySet()) {
+                try {
+                    Object value = map.get(jobId);
+                    if (value != null) {
+                        readable.add(new java.util.AbstractMap.SimpleImmutableEntry<>(jobId, value));
+                    }
+                } catch (HazelcastSerializationException e) {
+                    failed.put(jobId, unreadableValue(jobId, e));
+                }
+            }
+            return readable;
+        }
     }
 
     /**
