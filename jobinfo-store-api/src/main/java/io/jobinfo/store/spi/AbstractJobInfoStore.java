@@ -115,7 +115,8 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
         } catch (JobInfoStoreException e) {
             throw e;
         } catch (IOException e) {
-            throw new JobInfoStoreException("Could not read the blob to store: " + e.getMessage(), jobId, location, e);
+            throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e.getMessage(),
+                    jobId, location, e);
         }
         return header;
     }
