@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 import com.hazelcast.client.config.YamlClientConfigBuilder;
+import com.hazelcast.config.YamlConfigBuilder;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.ByteArrayInputStream;
@@ -75,11 +77,40 @@ class ConfigurationExamplesTest {
             } else if (root instanceof Map<?, ?> m && m.containsKey("hazelcast-client")) {
                 new YamlClientConfigBuilder(new ByteArrayInputStream(block.text().getBytes(StandardCharsets.UTF_8)))
                         .build();
+            } else if (root instanceof Map<?, ?> m && m.containsKey("hazelcast")) {
+                new YamlConfigBuilder(new ByteArrayInputStream(block.text().getBytes(StandardCharsets.UTF_8)))
+                        .build();
             } else {
-                fail(block + " is neither a jobinfo-storage section nor a hazelcast-client configuration");
+                fail(block + " is neither a jobinfo-storage section nor a hazelcast or hazelcast-client"
+                        + " configuration");
             }
         }
         assertThat(sections).isGreaterThanOrEqualTo(8);
+    }
+
+    @Test
+    void theDocumentedJavaDeserializationFilterIsTheOneTheProjectApplies() throws Exception {
+        int members = 0;
+        int clients = 0;
+        for (Markdown.Block block : Markdown.blocks(Docs.ROOT.resolve("docs/operations.md"))) {
+            if (!block.language().equals("yaml") || !block.text().contains("java-serialization-filter")) {
+                continue;
+            }
+            ByteArrayInputStream in = new ByteArrayInputStream(block.text().getBytes(StandardCharsets.UTF_8));
+            if (load(block) instanceof Map<?, ?> m && m.containsKey("hazelcast-client")) {
+                assertThat(new YamlClientConfigBuilder(in).build().getSerializationConfig()
+                        .getJavaSerializationFilterConfig()).as(block.toString())
+                        .isEqualTo(JavaDeserializationFilter.filterConfig());
+                clients++;
+            } else {
+                assertThat(new YamlConfigBuilder(in).build().getSerializationConfig()
+                        .getJavaSerializationFilterConfig()).as(block.toString())
+                        .isEqualTo(JavaDeserializationFilter.filterConfig());
+                members++;
+            }
+        }
+        assertThat(members).as("a hazelcast.yaml block").isEqualTo(1);
+        assertThat(clients).as("a hazelcast-client block").isEqualTo(1);
     }
 
     @Test

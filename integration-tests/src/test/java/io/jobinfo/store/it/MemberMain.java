@@ -11,6 +11,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
@@ -204,7 +205,7 @@ public final class MemberMain {
     }
 
     /** Loopback only, TCP/IP join over the ports of this test's range, quick failure detection. */
-    static Config memberConfig(String cluster, int port, int portBase, int portCount) {
+    public static Config memberConfig(String cluster, int port, int portBase, int portCount) {
         Config config = new Config();
         config.setClusterName(cluster);
         config.setProperty("hazelcast.phone.home.enabled", "false");
@@ -229,7 +230,7 @@ public final class MemberMain {
         for (int p = portBase; p < portBase + portCount; p++) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + p);
         }
-        return JobInfoSerialization.configure(config);
+        return JobInfoSerialization.configure(JavaDeserializationFilter.restrict(config));
     }
 
     static JobInfoStorageConfig storageConfigFromSystemProperties() {

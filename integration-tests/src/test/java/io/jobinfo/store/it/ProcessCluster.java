@@ -4,6 +4,7 @@ import com.hazelcast.client.HazelcastClient;
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -153,7 +154,7 @@ final class ProcessCluster implements AutoCloseable {
             cc.getNetworkConfig().addAddress("127.0.0.1:" + p);
         }
         cc.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
-        JobInfoSerialization.configure(cc);
+        JobInfoSerialization.configure(JavaDeserializationFilter.restrict(cc));
         HazelcastInstance client = HazelcastClient.newHazelcastClient(cc);
         clients.add(client);
         return client;

@@ -164,6 +164,12 @@ public final class BlobEnvelope {
             throws IOException, EnvelopeFormatException {
         EnvelopeHeader header = readHeader(in);
         checkJobId(header, expectedJobId);
+        copyPayload(in, out, header);
+        return header;
+    }
+
+    private static void copyPayload(InputStream in, OutputStream out, EnvelopeHeader header)
+            throws IOException, EnvelopeFormatException {
         Checksum crc = Crc32c.create();
         MessageDigest sha = sha256();
         long remaining = header.payloadLength();
@@ -183,7 +189,17 @@ public final class BlobEnvelope {
             throw new EnvelopeFormatException("trailing bytes after the " + header.payloadLength() + "-byte payload");
         }
         checkDigests(header, (int) crc.getValue(), sha.digest());
-        return header;
+    }
+
+    /**
+     * Reads the payload that follows an already parsed {@code header} from {@code in} and checks it against the
+     * header: exactly {@code payloadLength} bytes, nothing after them, CRC32C and SHA-256 equal.
+     *
+     * @throws EnvelopeFormatException naming the first mismatch (truncated, trailing bytes, CRC32C or SHA-256)
+     */
+    public static void verifyPayload(InputStream in, EnvelopeHeader header)
+            throws IOException, EnvelopeFormatException {
+        copyPayload(in, DISCARD, header);
     }
 
     /** Verifies that a stream holds exactly the envelope {@code header} describes (for write-once comparisons). */

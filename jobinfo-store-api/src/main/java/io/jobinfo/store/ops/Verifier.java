@@ -1,6 +1,8 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.codec.CodecException;
+import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.service.InlineJobInfo;
@@ -14,9 +16,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.HashSet;
@@ -269,12 +274,42 @@ public final class Verifier {
     private final WorkerPool pool;
     private final Clock clock;
     private final OrphanRule rule;
+    private final Map<Integer, JobInfoCodec<?>> codecs;
+    private final boolean decode;
 
     /**
+     * A verifier that checks envelopes and pointers only, without decoding payloads. Prefer
+     * {@link #Verifier(IMap, JobInfoStore, int, Clock, OrphanRule, Collection)}: a payload that passes its checksums
+     * may still not decode.
+     *
      * @param rule decides which unreferenced blobs and leftovers are past their grace period ({@link
      *             Report#pastGrace})
      */
     public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock, OrphanRule rule) {
+        this(map, store, parallelism, clock, rule, null);
+    }
+
+    /**
+     * A verifier that also decodes every payload (blob or inline) with the codec of the id it was written with. A
+     * payload that does not decode, or whose codec id is not among {@code codecs}, is reported as broken: it cannot be
+     * shown to be a job.
+     *
+     * @param rule   decides which unreferenced blobs and leftovers are past their grace period ({@link
+     *               Report#pastGrace})
+     * @param codecs the codecs to decode with, at most one per id; {@code null} to check envelopes only
+     */
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock, OrphanRule rule,
+            Collection<? extends JobInfoCodec<?>> codecs) {
+        this.decode = codecs != null;
+        Map<Integer, JobInfoCodec<?>> byId = new HashMap<>();
+        if (codecs != null) {
+            for (JobInfoCodec<?> codec : codecs) {
+                if (byId.put(codec.id(), codec) != null) {
+                    throw new IllegalArgumentException("two codecs with id " + codec.id());
+                }
+            }
+        }
+        this.codecs = Collections.unmodifiableMap(byId);
         this.map = Objects.requireNonNull(map, "map");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -347,7 +382,12 @@ public final class Verifier {
             return; // removed meanwhile
         }
         if (value instanceof InlineJobInfo) {
-            inline.add(new InlineEntry(jobId, ((InlineJobInfo) value).encodedLength()));
+            InlineJobInfo inlineJob = (InlineJobInfo) value;
+            inline.add(new InlineEntry(jobId, inlineJob.encodedLength()));
+            String problem = decodeProblem(inlineJob.codecId(), inlineJob.encodedJob());
+            if (problem != null) {
+                broken.add(new Problem(jobId, "inline:" + map.getName(), problem));
+            }
             return;
         }
         if (!(value instanceof JobInfoPointer)) {
@@ -369,12 +409,37 @@ public final class Verifier {
                         + pointer + ", blob " + blob.header() + ")"));
                 return;
             }
+            String problem = decodeProblem(blob.header().codecId(), blob.payload());
+            if (problem != null) {
+                broken.add(new Problem(jobId, blob.location(), problem));
+                return;
+            }
             valid.incrementAndGet();
         } catch (JobInfoStoreException e) {
             if (!stillPointsTo(jobId, pointer)) {
                 return; // removed or replaced meanwhile; its blob went with it
             }
             broken.add(new Problem(jobId, store.location(jobId), e.getMessage()));
+        }
+    }
+
+    /** Why {@code payload} cannot be shown to be a job, or {@code null} if it decodes (or decoding is off). */
+    private String decodeProblem(int codecId, byte[] payload) {
+        if (!decode) {
+            return null;
+        }
+        JobInfoCodec<?> codec = codecs.get(codecId);
+        if (codec == null) {
+            return "the payload passes its checksums but its codec id " + codecId + " is not known to this verify"
+                    + " (known: " + new java.util.TreeSet<>(codecs.keySet()) + "), so it could not be decoded; run"
+                    + " verify with that codec on the class path";
+        }
+        try {
+            codec.decode(payload);
+            return null;
+        } catch (CodecException | RuntimeException e) {
+            return "the payload passes its checksums but does not decode with codec " + codec.name() + " (id "
+                    + codecId + "): " + e.getMessage() + "; the job cannot be restored from it";
         }
     }
 

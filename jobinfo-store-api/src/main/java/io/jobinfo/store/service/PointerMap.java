@@ -2,8 +2,13 @@ package io.jobinfo.store.service;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.nio.serialization.HazelcastSerializationException;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import java.util.AbstractMap;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -37,6 +42,49 @@ final class PointerMap {
 
     Object get(long jobId) {
         return map.get(jobId);
+    }
+
+    /**
+     * {@code map.get(jobId)}, with a value Hazelcast refuses to deserialize (a Java-serialized object the
+     * {@link JavaDeserializationFilter} does not allow, or bytes of an unknown type) reported naming the job.
+     */
+    Object readValue(long jobId) throws JobInfoStoreException {
+        try {
+            return map.get(jobId);
+        } catch (HazelcastSerializationException e) {
+            throw unreadableValue(jobId, e);
+        }
+    }
+
+    private JobInfoStoreException unreadableValue(long jobId, HazelcastSerializationException e) {
+        return new JobInfoStoreException("The job map value of this job cannot be deserialized and was not used"
+                + " (" + e.getMessage() + "); it is not a value this library or the engine wrote. Inspect it with"
+                + " 'jobinfo-store inspect' and remove the entry if it does not belong there", jobId,
+                "map:" + map.getName(), e);
+    }
+
+    /**
+     * Every entry of the map, in one call; if some value cannot be deserialized, entry by entry, each unreadable one
+     * added to {@code failed} (naming its job id) instead of failing the whole read.
+     */
+    List<Map.Entry<Long, Object>> readableEntries(Map<Long, JobInfoStoreException> failed) {
+        try {
+            // copied here: the set may deserialize its values lazily, while being iterated
+            return new ArrayList<>(map.entrySet());
+        } catch (HazelcastSerializationException whole) {
+            List<Map.Entry<Long, Object>> readable = new ArrayList<>();
+            for (Long jobId : map.keySet()) {
+                try {
+                    Object value = map.get(jobId);
+                    if (value != null) {
+                        readable.add(new AbstractMap.SimpleImmutableEntry<>(jobId, value));
+                    }
+                } catch (HazelcastSerializationException e) {
+                    failed.put(jobId, unreadableValue(jobId, e));
+                }
+            }
+            return readable;
+        }
     }
 
     /** Puts {@code pointer} unless a value is there; returns that value, {@code null} or a Rejected. */

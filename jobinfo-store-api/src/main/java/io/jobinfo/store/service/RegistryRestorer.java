@@ -46,8 +46,8 @@ final class RegistryRestorer<T> {
         long start = System.nanoTime();
         JobCache.Tokens tokens = cache.tokens();
         long readAt = cache.now();
-        List<Map.Entry<Long, Object>> entries = new ArrayList<>(map.entries());
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
+        List<Map.Entry<Long, Object>> entries = map.readableEntries(failed);
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         boolean complete = pool.forEach(entries, entry -> {
             long jobId = entry.getKey();

@@ -195,7 +195,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         }
         long token = cache.token(jobId);
         long readAt = cache.now();
-        Object value = map.get(jobId);
+        Object value = map.readValue(jobId);
         ContentKey key = value == null ? null : ContentKey.of(jobId, value);
         if (hit != null && cache.revalidate(jobId, hit, key, readAt) != null) {
             return Optional.of(hit.job());

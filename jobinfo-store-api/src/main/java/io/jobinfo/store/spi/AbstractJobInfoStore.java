@@ -85,24 +85,38 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
         return new JobInfoStoreException("Reading the blob failed: " + e.getMessage(), jobId, location, e);
     }
 
+    /**
+     * Reads the whole source once before anything is written and checks it is the complete, intact envelope of
+     * {@code jobId}: header (magic, version, header checksum), job id, declared length against the source's length,
+     * and the payload's length, CRC32C and SHA-256 against the header. A blob that fails here would be stored under
+     * the job id for good (write-once), so it is refused and nothing is written.
+     *
+     * @throws CorruptBlobException   naming what does not match; nothing was stored
+     * @throws JobInfoStoreException  the source could not be read; nothing was stored
+     */
     private static EnvelopeHeader checkedHeader(long jobId, BlobSource blob, String location)
             throws JobInfoStoreException {
         EnvelopeHeader header;
         try (InputStream in = blob.open()) {
             header = BlobEnvelope.readHeader(in);
+            if (header.jobId() != jobId) {
+                throw new CorruptBlobException("refusing to store the envelope of job " + header.jobId()
+                        + " under job " + jobId, jobId, location);
+            }
+            if (header.blobLength() != blob.length()) {
+                throw new CorruptBlobException("refusing to store an envelope of " + blob.length()
+                        + " bytes whose header declares " + header.blobLength(), jobId, location);
+            }
+            BlobEnvelope.verifyPayload(in, header);
         } catch (EnvelopeFormatException e) {
-            throw new CorruptBlobException("refusing to store bytes that are not an envelope: " + e.getMessage(),
+            throw new CorruptBlobException("refusing to store bytes that are not an intact envelope ("
+                    + e.getMessage() + "); nothing was stored. Re-encode the job info and submit again",
                     jobId, location);
+        } catch (JobInfoStoreException e) {
+            throw e;
         } catch (IOException e) {
-            throw new JobInfoStoreException("Could not read the blob to store: " + e.getMessage(), jobId, location, e);
-        }
-        if (header.jobId() != jobId) {
-            throw new CorruptBlobException("refusing to store the envelope of job " + header.jobId()
-                    + " under job " + jobId, jobId, location);
-        }
-        if (header.blobLength() != blob.length()) {
-            throw new CorruptBlobException("refusing to store an envelope of " + blob.length()
-                    + " bytes whose header declares " + header.blobLength(), jobId, location);
+            throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e.getMessage(),
+                    jobId, location, e);
         }
         return header;
     }

@@ -235,9 +235,13 @@ public abstract class AbstractJobInfoStoreContractTest {
                 return envelope.length;
             }
 
+            private int opens;
+
             @Override
-            public InputStream open() {
-                return new TestBlobs.PausingInputStream(envelope, envelope.length / 2, halfWritten, release);
+            public synchronized InputStream open() {
+                // first open: create's check of the whole envelope; second: the write, which pauses half-way
+                return opens++ == 0 ? new java.io.ByteArrayInputStream(envelope)
+                        : new TestBlobs.PausingInputStream(envelope, envelope.length / 2, halfWritten, release);
             }
         };
         ExecutorService pool = Executors.newSingleThreadExecutor();
@@ -256,6 +260,35 @@ public abstract class AbstractJobInfoStoreContractTest {
             release.countDown();
             pool.shutdownNow();
         }
+    }
+
+    @Test
+    void createRefusesAnEnvelopeWhosePayloadDoesNotMatchItsHeaderAndStoresNothing() throws Exception {
+        long jobId = 21;
+        byte[] good = BlobEnvelope.wrap(jobId, 1, TestBlobs.randomPayload(21, 50_000));
+        byte[] payloadBitFlipped = TestBlobs.flipBit(good, (EnvelopeHeader.LENGTH + 1234) * 8L);
+        byte[] wrongCrc = TestBlobs.withPayloadCrc32c(good, 0x12345678);
+        byte[] wrongSha = TestBlobs.withPayloadSha256(good, new byte[32]);
+        Map<String, BlobSource> bad = new java.util.LinkedHashMap<>();
+        bad.put("CRC32C mismatch", BlobSource.ofBytes(payloadBitFlipped));
+        bad.put("CRC32C mismatch ", BlobSource.ofBytes(wrongCrc));
+        bad.put("SHA-256 mismatch", BlobSource.ofBytes(wrongSha));
+        bad.put("truncated payload", TestBlobs.yieldingFewerBytes(good, 100));
+        bad.put("trailing bytes", TestBlobs.yieldingMoreBytes(good, 7));
+        for (Map.Entry<String, BlobSource> entry : bad.entrySet()) {
+            assertThatThrownBy(() -> store.create(jobId, entry.getValue()))
+                    .as(entry.getKey())
+                    .isInstanceOf(CorruptBlobException.class)
+                    .hasMessageContaining(entry.getKey().trim())
+                    .hasMessageContaining("nothing was stored")
+                    .hasMessageContaining("jobId=" + jobId);
+            assertThatThrownBy(() -> store.read(jobId)).as(entry.getKey()).isInstanceOf(BlobNotFoundException.class);
+            assertThat(store.list()).as(entry.getKey() + ": not even a leftover").isEmpty();
+        }
+        // the job id is not burnt: the intact envelope is accepted afterwards
+        assertThat(store.create(jobId, BlobSource.ofBytes(good))).isEqualTo(CreateOutcome.CREATED);
+        assertThat(store.read(jobId).payload()).isEqualTo(Arrays.copyOfRange(good, EnvelopeHeader.LENGTH,
+                good.length));
     }
 
     // ---------------------------------------------------------------- damage is detected

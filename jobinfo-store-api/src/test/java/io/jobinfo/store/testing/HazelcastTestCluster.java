@@ -6,6 +6,7 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.LocalMapStats;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,7 +55,7 @@ public final class HazelcastTestCluster implements AutoCloseable {
         for (int port = 5801; port < 5801 + 12; port++) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + port);
         }
-        return JobInfoSerialization.configure(config);
+        return JobInfoSerialization.configure(JavaDeserializationFilter.restrict(config));
     }
 
     public String clusterName() {

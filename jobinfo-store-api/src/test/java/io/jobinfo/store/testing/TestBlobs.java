@@ -50,6 +50,58 @@ public final class TestBlobs {
         return copy;
     }
 
+    /** A copy whose header declares payload CRC32C {@code crc}, header checksum recomputed (a consistent lie). */
+    public static byte[] withPayloadCrc32c(byte[] envelope, int crc) {
+        byte[] copy = envelope.clone();
+        ByteBuffer.wrap(copy).putInt(28, crc);
+        return withHeaderChecksum(copy);
+    }
+
+    /** A copy whose header declares payload SHA-256 {@code sha}, header checksum recomputed. */
+    public static byte[] withPayloadSha256(byte[] envelope, byte[] sha) {
+        byte[] copy = envelope.clone();
+        System.arraycopy(sha, 0, copy, 32, 32);
+        return withHeaderChecksum(copy);
+    }
+
+    /** A source that declares {@code envelope.length} bytes but whose stream ends {@code shortBy} bytes early. */
+    public static BlobSource yieldingFewerBytes(byte[] envelope, int shortBy) {
+        return new BlobSource() {
+            @Override
+            public long length() {
+                return envelope.length;
+            }
+
+            @Override
+            public InputStream open() {
+                return new ByteArrayInputStream(envelope, 0, envelope.length - shortBy);
+            }
+        };
+    }
+
+    /** A source that declares {@code envelope.length} bytes but whose stream yields {@code extra} more after them. */
+    public static BlobSource yieldingMoreBytes(byte[] envelope, int extra) {
+        byte[] longer = java.util.Arrays.copyOf(envelope, envelope.length + extra);
+        return new BlobSource() {
+            @Override
+            public long length() {
+                return envelope.length;
+            }
+
+            @Override
+            public InputStream open() {
+                return new ByteArrayInputStream(longer);
+            }
+        };
+    }
+
+    private static byte[] withHeaderChecksum(byte[] copy) {
+        CRC32C crc = new CRC32C();
+        crc.update(copy, 0, EnvelopeHeader.LENGTH - 4);
+        ByteBuffer.wrap(copy).putInt(EnvelopeHeader.LENGTH - 4, (int) crc.getValue());
+        return copy;
+    }
+
     /** A re-openable source of {@code size} pseudo-random bytes that is never held in memory. */
     public static BlobSource pseudoRandomSource(long seed, long size) {
         return new BlobSource() {

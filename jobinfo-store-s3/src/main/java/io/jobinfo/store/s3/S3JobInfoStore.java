@@ -63,8 +63,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *
  * <p><b>Failures.</b> Every method throws {@link JobInfoStoreException} naming job id, location and (for transport
  * failures) the endpoint with what to check. A create that fails after the request may have reached the server (5xx
- * after retries, timeout, lost connection) throws {@link OutcomeUnknownException}; a refused one (4xx) throws a plain
- * {@code JobInfoStoreException}. Reads throw {@link BlobNotFoundException} for a missing key and
+ * after retries, timeout, lost connection, or any failure after an earlier SDK attempt that may have landed) throws
+ * {@link OutcomeUnknownException}; a plain {@code JobInfoStoreException} only when nothing can have been stored: every
+ * attempt was refused (4xx) or never connected (see {@link S3Attempts}). Reads throw {@link BlobNotFoundException} for a missing key and
  * {@link CorruptBlobException} for bytes that fail envelope verification. Credentials never appear in messages or
  * logs.
  *
@@ -190,7 +191,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             while (cause != null && !(cause instanceof UncheckedIOException)) {
                 cause = cause.getCause();
             }
-            if (cause != null) {
+            if (cause != null && !S3Attempts.anEarlierAttemptMayHaveLanded(e)) {
                 // our own source failed before the request could complete: the server cannot have stored it
                 throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): "
                         + cause.getCause(), jobId, location(jobId), e);
@@ -348,15 +349,31 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         }
     }
 
+    /**
+     * Classifies a failed write call. "Nothing was stored" (a plain {@link JobInfoStoreException}) only when it is
+     * proven: no earlier SDK attempt may have reached the server ({@link S3Attempts}) and the last one was refused
+     * (4xx other than 408, or 501) or never connected. Everything else is {@link OutcomeUnknownException}: an attempt
+     * may have been carried out whose answer was lost.
+     */
     private JobInfoStoreException writeFailure(long jobId, String operation, SdkException e) {
-        int status = e instanceof S3Exception ? ((S3Exception) e).statusCode() : 0;
-        if (status >= 400 && status < 500 && status != 408 || status == 501) {
-            return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
-                    + hint(e), jobId, location(jobId), e);
+        int attempts = S3Attempts.count(e);
+        if (!S3Attempts.anEarlierAttemptMayHaveLanded(e)) {
+            int status = e instanceof S3Exception ? ((S3Exception) e).statusCode() : 0;
+            if (status >= 400 && status < 500 && status != 408 || status == 501) {
+                return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
+                        + hint(e), jobId, location(jobId), e);
+            }
+            if (!(e instanceof S3Exception) && S3Attempts.lastAttemptNeverConnected(e)) {
+                return new JobInfoStoreException(operation + " could not connect in " + attempts
+                        + (attempts == 1 ? " attempt" : " attempts") + " (nothing was stored): " + describe(e)
+                        + hint(e), jobId, location(jobId), e);
+            }
         }
-        return new OutcomeUnknownException(operation + " failed after the request may have reached the server: "
-                + describe(e) + hint(e) + ". Retrying the create with the same bytes is safe", jobId,
-                location(jobId), e);
+        String attemptsNote = attempts > 1 ? " (" + attempts + " attempts; an earlier one may have been carried out"
+                + " and its answer lost)" : "";
+        return new OutcomeUnknownException(operation + " failed after the request may have reached the server"
+                + attemptsNote + ": " + describe(e) + hint(e) + ". Retrying the create with the same bytes is safe",
+                jobId, location(jobId), e);
     }
 
     // ------------------------------------------------------------------------------------------------ read

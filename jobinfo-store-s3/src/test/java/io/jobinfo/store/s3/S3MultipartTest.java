@@ -64,13 +64,18 @@ class S3MultipartTest {
     void aSourceFailingMidwayLeavesNoUploadAndNoBlob() {
         byte[] envelope = BlobEnvelope.wrap(1, 1, TestBlobs.randomPayload(1, SIZE));
         BlobSource failing = new BlobSource() {
+            private int opens;
+
             @Override
             public long length() {
                 return envelope.length;
             }
 
             @Override
-            public InputStream open() {
+            public synchronized InputStream open() {
+                if (opens++ == 0) {
+                    return new ByteArrayInputStream(envelope); // create's check of the whole envelope
+                }
                 return new FilterInputStream(new ByteArrayInputStream(envelope)) {
                     private long read;
 
@@ -98,15 +103,19 @@ class S3MultipartTest {
     void aShortSourceLeavesNoUpload() {
         byte[] envelope = BlobEnvelope.wrap(2, 1, TestBlobs.randomPayload(2, SIZE));
         BlobSource lying = new BlobSource() {
+            private int opens;
+
             @Override
             public long length() {
                 return envelope.length;
             }
 
             @Override
-            public InputStream open() {
-                // the header (checked by the store first) is intact; the payload ends 1 MiB early
-                return new ByteArrayInputStream(envelope, 0, envelope.length - (1 << 20));
+            public synchronized InputStream open() {
+                // intact for create's check of the whole envelope; then the payload ends 1 MiB early (a source that
+                // changed between reads), which the multipart write itself must catch
+                return opens++ == 0 ? new ByteArrayInputStream(envelope)
+                        : new ByteArrayInputStream(envelope, 0, envelope.length - (1 << 20));
             }
         };
         assertThatThrownBy(() -> store.create(2, lying)).isInstanceOf(JobInfoStoreException.class)

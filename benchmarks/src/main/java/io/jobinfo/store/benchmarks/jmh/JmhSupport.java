@@ -2,6 +2,7 @@ package io.jobinfo.store.benchmarks.jmh;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 
 /** Shared set-up of the JMH benchmarks. */
@@ -24,6 +25,6 @@ final class JmhSupport {
         join.getMulticastConfig().setEnabled(false);
         join.getAutoDetectionConfig().setEnabled(false);
         join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1:" + basePort);
-        return JobInfoSerialization.configure(config);
+        return JobInfoSerialization.configure(JavaDeserializationFilter.restrict(config));
     }
 }

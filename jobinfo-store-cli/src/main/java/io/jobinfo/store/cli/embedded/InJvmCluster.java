@@ -5,6 +5,7 @@ import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.LocalMapStats;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -61,7 +62,7 @@ public final class InJvmCluster implements AutoCloseable {
         for (int p = basePort; p < basePort + PORTS; p++) {
             join.getTcpIpConfig().addMember("127.0.0.1:" + p);
         }
-        return JobInfoSerialization.configure(config);
+        return JobInfoSerialization.configure(JavaDeserializationFilter.restrict(config));
     }
 
     /** Live members, oldest (the master) first. */

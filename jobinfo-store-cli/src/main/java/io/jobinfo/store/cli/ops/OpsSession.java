@@ -10,6 +10,7 @@ import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.cli.StorageConfigFile;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.service.JavaDeserializationFilter;
 import io.jobinfo.store.service.JobInfoSerialization;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -163,7 +164,7 @@ final class OpsSession implements AutoCloseable {
         // the commands close the client themselves, after a cancelled run has finished its entries
         config.setProperty("hazelcast.shutdownhook.enabled", "false");
         boundConnection(config, options.connectTimeout);
-        return JobInfoSerialization.configure(config);
+        return JobInfoSerialization.configure(JavaDeserializationFilter.restrict(config));
     }
 
     /**

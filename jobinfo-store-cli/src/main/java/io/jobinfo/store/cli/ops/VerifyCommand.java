@@ -18,12 +18,14 @@ import picocli.CommandLine.Option;
 /** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
 @Command(name = "verify", header = "Checks every pointer of the job map against its blob and changes nothing.",
         mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Checks that every pointer of the job map resolves to a blob whose length and checksums match, "
-                + "and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of "
+        description = "Checks that every pointer of the job map resolves to a blob whose length and checksums match "
+                + "and whose payload decodes with the codec it was written with (a payload that passes its checksums "
+                + "but does not decode is a broken job), and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of "
                 + "interrupted writes. Changes nothing.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
-            "1:something is wrong (listed): a broken pointer, an inline value, an orphan or a leftover",
+            "1:something is wrong (listed): a broken pointer or undecodable payload, an inline value, an orphan or a"
+                + " leftover",
             "2:invalid arguments or configuration",
             "3:the cluster or the store could not be reached"})
 public final class VerifyCommand extends OpsCommand {
@@ -51,7 +53,7 @@ public final class VerifyCommand extends OpsCommand {
         try (OpsSession session = OpsSession.open(connection)) {
             ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
             Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC(),
-                    new OrphanRule(ignoreYoungerThan));
+                    new OrphanRule(ignoreYoungerThan), KnownCodecs.all());
             Verifier.Report report;
             try {
                 display.start(session.map().size());

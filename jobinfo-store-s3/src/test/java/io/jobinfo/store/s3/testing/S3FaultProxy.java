@@ -23,8 +23,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A fault injector: a TCP proxy on 127.0.0.1 in front of a real S3 server that forwards requests unchanged except
  * where a test asks for a fault no real server produces on demand: answer the next requests with a given status and
- * S3 error code (throttling, 5xx), accept connections and never answer (a blackhole), or drop a request header (a
- * server that ignores it; only usable with an unauthenticated server, since the header is signed).
+ * S3 error code (throttling, 5xx), accept connections and never answer (a blackhole), drop a request header (a
+ * server that ignores it; only usable with an unauthenticated server, since the header is signed), forward a
+ * PutObject to the server and then close the client's connection without its answer (a request carried out whose
+ * answer was lost: {@link #forwardThenDropPutObjectAnswers}), or refuse every connection from now on
+ * ({@link #refuseConnections()}).
  *
  * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
  * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
@@ -50,6 +53,11 @@ public final class S3FaultProxy implements AutoCloseable {
     private final List<String> faultedRequests = new CopyOnWriteArrayList<>();
     private final List<Socket> open = new CopyOnWriteArrayList<>();
     private final AtomicInteger forwarded = new AtomicInteger();
+    private final AtomicInteger putObjectsSeen = new AtomicInteger();
+    private final AtomicInteger droppedAnswers = new AtomicInteger();
+    private volatile int dropFrom;
+    private volatile int dropTo;
+    private volatile List<Fault> afterDrops = List.of();
     private volatile boolean blackhole;
     private volatile boolean closed;
 
@@ -92,6 +100,47 @@ public final class S3FaultProxy implements AutoCloseable {
         blackhole = on;
     }
 
+    /**
+     * The {@code nth} to {@code (nth + count - 1)}th PutObject requests from now (1 = the next one; multipart part
+     * uploads do not count) are forwarded to the server, which carries them out; the proxy reads the server's whole
+     * answer, discards it and closes the client's connection without a byte. Once the last of them is dropped,
+     * {@code thenAnswer} is queued as with {@link #enqueue} (before the client sees its connection close, so that the
+     * client's retry meets it).
+     */
+    public void forwardThenDropPutObjectAnswers(int nth, int count, Fault... thenAnswer) {
+        if (nth < 1 || count < 1) {
+            throw new IllegalArgumentException("nth and count must be at least 1");
+        }
+        afterDrops = List.of(thenAnswer);
+        int base = putObjectsSeen.get();
+        dropTo = base + nth + count - 1;
+        dropFrom = base + nth;
+    }
+
+    /** PutObject answers dropped so far by {@link #forwardThenDropPutObjectAnswers}. */
+    public int droppedAnswers() {
+        return droppedAnswers.get();
+    }
+
+    /**
+     * Closes the listening socket: every later connection attempt to {@link #endpoint()} is refused by the operating
+     * system, so no request can reach the server. Connections already open are closed too.
+     */
+    public void refuseConnections() {
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closed anyway
+        }
+        for (Socket s : open) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
+    }
+
     /** Removes a header (case-insensitive name) from every forwarded request. */
     public void stripRequestHeader(String name) {
         strippedHeaders.add(name.toLowerCase(Locale.ROOT));
@@ -124,6 +173,13 @@ public final class S3FaultProxy implements AutoCloseable {
             List<String> head = readHead(in);
             if (head.isEmpty()) {
                 return;
+            }
+            if (dropFrom > 0 && isPutObject(head)) {
+                int number = putObjectsSeen.incrementAndGet();
+                if (number >= dropFrom && number <= dropTo) {
+                    forwardAndDropAnswer(client, in, head, number == dropTo);
+                    return;
+                }
             }
             Fault fault = faults.poll();
             if (fault != null) {
@@ -195,6 +251,69 @@ public final class S3FaultProxy implements AutoCloseable {
             client.getOutputStream().flush();
         } catch (SocketException ignored) {
             // one side closed
+        }
+    }
+
+    private static boolean isPutObject(List<String> head) {
+        String line = head.get(0);
+        if (!line.startsWith("PUT ") || line.contains("uploadId=")) {
+            return false;
+        }
+        for (String h : head.subList(1, head.size())) {
+            if (h.toLowerCase(Locale.ROOT).startsWith("x-amz-copy-source:")) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Forwards the request (answering an {@code Expect: 100-continue} itself, so that the client sends its body),
+     * waits for the server's complete answer, throws it away and closes the client's connection.
+     */
+    private void forwardAndDropAnswer(Socket client, InputStream in, List<String> head, boolean last)
+            throws IOException {
+        forwarded.incrementAndGet();
+        boolean expectContinue = false;
+        StringBuilder sb = new StringBuilder(head.get(0)).append("\r\n");
+        for (String h : head.subList(1, head.size())) {
+            String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
+            if (name.equals("expect")) {
+                expectContinue = h.toLowerCase(Locale.ROOT).contains("100-continue");
+                continue;
+            }
+            if (name.equals("connection")) {
+                continue;
+            }
+            sb.append(h).append("\r\n");
+        }
+        sb.append("Connection: close\r\n\r\n");
+        try (Socket target = new Socket(targetHost, targetPort)) {
+            open.add(target);
+            OutputStream toTarget = target.getOutputStream();
+            toTarget.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+            toTarget.flush();
+            if (expectContinue) {
+                client.getOutputStream().write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
+                client.getOutputStream().flush();
+            }
+            pool.execute(() -> {
+                try {
+                    in.transferTo(toTarget);
+                } catch (IOException ignored) {
+                    // connection closed
+                }
+            });
+            target.getInputStream().transferTo(OutputStream.nullOutputStream()); // the server carried it out
+        } catch (SocketException ignored) {
+            // one side closed
+        } finally {
+            droppedAnswers.incrementAndGet();
+            if (last) {
+                faults.addAll(afterDrops);
+                dropFrom = 0;
+            }
+            client.close(); // no answer: the client sees the connection end
         }
     }
 

@@ -1,0 +1,135 @@
+package io.jobinfo.store.cli.ops;
+
+import static io.jobinfo.store.cli.ops.OpsFixture.CODEC;
+import static io.jobinfo.store.cli.ops.OpsFixture.args;
+import static io.jobinfo.store.cli.ops.OpsFixture.cli;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.map.IMap;
+import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.testing.HazelcastTestCluster;
+import io.jobinfo.store.testing.TestBlobs;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code verify} against hostile bytes: payloads whose envelope is intact but which are not a job (garbage Kryo bytes
+ * in a blob and inline, garbage under SeaTunnel's codec id, which this CLI has no codec for) and a Java-serialized
+ * object placed in the map as a value. Each is a broken job named by its id, exit code 1, and the Java-serialized
+ * object is never instantiated.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class VerifyHostileBytesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Counts instances made by Java deserialization (a "tripwire" standing for a gadget class). */
+    static final class Tripwire implements Serializable {
+        private static final long serialVersionUID = 1L;
+        static final AtomicInteger DESERIALIZED = new AtomicInteger();
+
+        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+            DESERIALIZED.incrementAndGet();
+            in.defaultReadObject();
+        }
+    }
+
+    @TempDir
+    Path dir;
+
+    private HazelcastTestCluster cluster;
+
+    @BeforeEach
+    void start() {
+        cluster = new HazelcastTestCluster(2);
+        Tripwire.DESERIALIZED.set(0);
+    }
+
+    @AfterEach
+    void stop() {
+        cluster.close();
+    }
+
+    @Test
+    void undecodablePayloadsAndJavaSerializedValuesAreBrokenJobs() throws Exception {
+        String mapName = "hostile-" + System.nanoTime();
+        Path storeDir = dir.resolve("store");
+        Path yaml = OpsFixture.storageYaml(dir, storeDir);
+        List<String> conn = OpsFixture.connection(cluster, mapName, yaml);
+        IMap<Long, Object> map = cluster.master().getMap(mapName);
+        try (JobInfoStore store = OpsFixture.openStore(yaml);
+             RunningJobInfoRegistry<JobImmutableInformation> registry =
+                     RunningJobInfoRegistry.builder(cluster.master(), store, CODEC).mapName(mapName).build()) {
+            registry.submit(1, new JobGenerator(5).generate(1, 8 * 1024));
+            pointTo(map, store, 2, CODEC.id(), TestBlobs.randomPayload(2, 3000)); // garbage Kryo bytes
+            pointTo(map, store, 3, 2, TestBlobs.randomPayload(3, 3000)); // garbage under SeaTunnel's codec id
+            map.set(4L, new InlineJobInfo(4, CODEC.id(), TestBlobs.randomPayload(4, 500)));
+            Data javaSerialized = ((SerializationServiceSupport) cluster.master()).getSerializationService()
+                    .toData(new Tripwire());
+            map.set(5L, javaSerialized);
+        }
+
+        OpsFixture.Run run = cli(args(conn, "verify", "--json", "--progress", "none"));
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(1);
+        JsonNode r = JSON.readTree(run.out());
+        assertThat(r.get("validPointers").asInt()).as("only the real job is valid").isEqualTo(1);
+        assertThat(ids(r.get("broken"))).containsExactly(2L, 3L, 4L, 5L);
+        assertThat(reason(r, 2)).contains("passes its checksums").contains("does not decode with codec "
+                + CODEC.name());
+        assertThat(reason(r, 3)).contains("codec id 2 is not known");
+        assertThat(reason(r, 4)).contains("does not decode");
+        assertThat(reason(r, 5)).contains("cannot be read").contains("not allowed");
+
+        OpsFixture.Run text = cli(args(conn, "verify", "--progress", "none"));
+        assertThat(text.exit()).isEqualTo(1);
+        assertThat(text.out()).contains("BROKEN job 2").contains("BROKEN job 5").contains("PROBLEMS FOUND");
+        assertThat(Tripwire.DESERIALIZED.get()).as("Java deserialization instantiated the tripwire").isZero();
+    }
+
+    /** Stores a valid envelope around {@code payload} and a pointer that matches it exactly. */
+    private static void pointTo(IMap<Long, Object> map, JobInfoStore store, long jobId, int codecId, byte[] payload)
+            throws Exception {
+        byte[] envelope = BlobEnvelope.wrap(jobId, codecId, payload);
+        store.create(jobId, BlobSource.ofBytes(envelope));
+        EnvelopeHeader header = BlobEnvelope.headerFor(jobId, codecId, payload);
+        map.set(jobId, new JobInfoPointer(jobId, System.currentTimeMillis(), store.storeId(), header));
+    }
+
+    private static String reason(JsonNode report, long jobId) {
+        for (JsonNode n : report.get("broken")) {
+            if (n.get("jobId").asLong() == jobId) {
+                return n.get("reason").asText();
+            }
+        }
+        throw new AssertionError("job " + jobId + " is not reported as broken: " + report);
+    }
+
+    private static List<Long> ids(JsonNode array) {
+        List<Long> ids = new ArrayList<>();
+        array.forEach(n -> ids.add(n.get("jobId").asLong()));
+        return ids;
+    }
+}

@@ -1,0 +1,125 @@
+package io.jobinfo.store.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.s3.testing.S3FaultProxy;
+import io.jobinfo.store.s3.testing.S3Fixture;
+import io.jobinfo.store.s3.testing.S3FixtureExtension;
+import io.jobinfo.store.spi.BlobNotFoundException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStores;
+import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.testing.TestBlobs;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * A create reports "nothing was stored" only when that is proven. The faults come from {@link S3FaultProxy} in front
+ * of the real fixture server: a request that the server carries out but whose answer is lost, and a port that refuses
+ * connections, are faults no real server produces on demand.
+ */
+@ExtendWith(S3FixtureExtension.class)
+class S3OutcomeClassificationTest {
+
+    private final S3Fixture s3;
+    private final String bucket;
+    private final String namespace = "outcome/" + UUID.randomUUID();
+    private S3FaultProxy proxy;
+
+    S3OutcomeClassificationTest(S3Fixture s3) {
+        this.s3 = s3;
+        this.bucket = s3.createBucket("outcome");
+    }
+
+    @BeforeEach
+    void startProxy() throws Exception {
+        proxy = new S3FaultProxy(s3.endpoint());
+    }
+
+    @AfterEach
+    void stopProxy() {
+        proxy.close();
+    }
+
+    private JobInfoStore throughProxy(int maxAttempts) throws JobInfoStoreException {
+        return JobInfoStores.open(S3TestConfigs.builder(s3, proxy.endpoint(), bucket, namespace)
+                .option("s3.retry.max-attempts", String.valueOf(maxAttempts))
+                .option("s3.retry.base-delay", "10ms")
+                .option("s3.retry.max-delay", "100ms")
+                .option("s3.socket-timeout", "2s")
+                .option("s3.connection-timeout", "1s")
+                .option("s3.call-timeout", "10s")
+                .build());
+    }
+
+    private JobInfoStore direct() throws JobInfoStoreException {
+        return JobInfoStores.open(S3TestConfigs.builder(s3, s3.endpoint(), bucket, namespace).build());
+    }
+
+    private static byte[] envelope(long jobId) {
+        return BlobEnvelope.wrap(jobId, 1, TestBlobs.payloadNamed(jobId));
+    }
+
+    @Test
+    void aRefusalAfterAnAttemptThatLandedIsAnUnknownOutcomeAndTheBlobIsThere() throws Exception {
+        try (JobInfoStore store = throughProxy(3)) {
+            // attempt 1 is carried out by the server and its answer lost; the SDK retries, attempt 2 is refused
+            proxy.forwardThenDropPutObjectAnswers(1, 1, new S3FaultProxy.Fault(403, "AccessDenied"));
+
+            assertThatThrownBy(() -> store.create(31, BlobSource.ofBytes(envelope(31))))
+                    .isInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("jobId=31")
+                    .hasMessageContaining("2 attempts")
+                    .hasMessageContaining("same bytes is safe");
+            assertThat(proxy.droppedAnswers()).isEqualTo(1);
+            assertThat(proxy.pendingFaults()).as("the refusal was served to the retry").isZero();
+
+            // it is in fact there and intact, so a later retry (or GC after its grace period) decides
+            assertThat(store.read(31).payload()).isEqualTo(TestBlobs.payloadNamed(31));
+            assertThat(store.create(31, BlobSource.ofBytes(envelope(31)))).isEqualTo(CreateOutcome.ALREADY_PRESENT);
+        }
+    }
+
+    @Test
+    void aPutObjectWhoseEveryAnswerIsLostIsAnUnknownOutcomeAndTheBlobIsReadable() throws Exception {
+        try (JobInfoStore store = throughProxy(3)) {
+            proxy.forwardThenDropPutObjectAnswers(1, 3);
+
+            assertThatThrownBy(() -> store.create(32, BlobSource.ofBytes(envelope(32))))
+                    .isInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("jobId=32")
+                    .hasMessageContaining("3 attempts");
+            assertThat(proxy.droppedAnswers()).isEqualTo(3);
+        }
+        try (JobInfoStore store = direct()) {
+            assertThat(store.read(32).payload()).isEqualTo(TestBlobs.payloadNamed(32));
+        }
+    }
+
+    @Test
+    void connectionRefusedOnEveryAttemptIsAPlainFailureAndNothingIsStored() throws Exception {
+        try (JobInfoStore store = throughProxy(3)) {
+            proxy.refuseConnections();
+
+            assertThatThrownBy(() -> store.create(33, BlobSource.ofBytes(envelope(33))))
+                    .isInstanceOf(JobInfoStoreException.class)
+                    .isNotInstanceOf(OutcomeUnknownException.class)
+                    .hasMessageContaining("jobId=33")
+                    .hasMessageContaining("could not connect in 3 attempts")
+                    .hasMessageContaining("nothing was stored")
+                    .hasMessageContaining(proxy.endpoint().toString());
+        }
+        try (JobInfoStore store = direct()) {
+            assertThatThrownBy(() -> store.read(33)).isInstanceOf(BlobNotFoundException.class);
+            assertThat(store.list()).isEmpty();
+        }
+    }
+}
