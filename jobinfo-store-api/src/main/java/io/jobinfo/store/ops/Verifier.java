@@ -2,7 +2,7 @@ package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -191,14 +191,26 @@ public final class Verifier {
         }
     }
 
-    /** An inline value and its encoded size. */
+    /** An inline value, its encoded size and its value format. */
     public static final class InlineEntry {
         private final long jobId;
         private final long encodedBytes;
+        private final String format;
 
-        public InlineEntry(long jobId, long encodedBytes) {
+        public InlineEntry(long jobId, long encodedBytes, String format) {
             this.jobId = jobId;
             this.encodedBytes = encodedBytes;
+            this.format = Objects.requireNonNull(format, "format");
+        }
+
+        /** An {@link io.jobinfo.store.service.InlineJobInfo}. */
+        public InlineEntry(long jobId, long encodedBytes) {
+            this(jobId, encodedBytes, InlineJobInfoFormat.NAME);
+        }
+
+        /** The {@link JobValueFormat#name()} of the value. */
+        public String format() {
+            return format;
         }
 
         public long jobId() {
@@ -219,7 +231,8 @@ public final class Verifier {
             }
             InlineEntry other = (InlineEntry) o;
             return jobId == other.jobId
-                    && encodedBytes == other.encodedBytes;
+                    && encodedBytes == other.encodedBytes
+                    && format.equals(other.format);
         }
 
         @Override
@@ -232,7 +245,7 @@ public final class Verifier {
 
         @Override
         public String toString() {
-            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + "]";
+            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + ", format=" + format + "]";
         }
     }
 
@@ -240,8 +253,15 @@ public final class Verifier {
     private final JobInfoStore store;
     private final int parallelism;
     private final Clock clock;
+    private final JobValueFormats formats;
 
-    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock) {
+    /**
+     * @param formats the inline value formats the map may hold; any other value that is not a pointer is reported
+     *                broken
+     */
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock,
+                    JobValueFormats formats) {
+        this.formats = Objects.requireNonNull(formats, "formats");
         this.map = Objects.requireNonNull(map, "map");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -249,6 +269,11 @@ public final class Verifier {
             throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
         }
         this.parallelism = parallelism;
+    }
+
+    /** Accepts this library's {@code InlineJobInfo} as the only inline format. */
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock) {
+        this(map, store, parallelism, clock, JobValueFormats.inlineOnly());
     }
 
     public Verifier(IMap<Long, Object> map, JobInfoStore store) {
@@ -331,13 +356,20 @@ public final class Verifier {
         if (value == null) {
             return; // removed meanwhile
         }
-        if (value instanceof InlineJobInfo) {
-            inline.add(new InlineEntry(jobId, ((InlineJobInfo) value).encodedLength()));
+        JobValueFormat format = formats.forValue(value);
+        if (format != null) {
+            try {
+                inline.add(new InlineEntry(jobId, format.read(jobId, value).payloadLength(), format.name()));
+            } catch (CodecException e) {
+                broken.add(new Problem(jobId, "map:" + map.getName(), "the " + format.name()
+                        + " value is malformed: " + e.getMessage()));
+            }
             return;
         }
         if (!(value instanceof JobInfoPointer)) {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
-                    + ", neither a pointer nor an inline job"));
+                    + ", neither a pointer nor an inline job of the formats " + formats.names()
+                    + "; choose the map's value format (--value-format)"));
             return;
         }
         JobInfoPointer pointer = (JobInfoPointer) value;
