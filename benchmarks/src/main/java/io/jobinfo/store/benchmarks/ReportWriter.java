@@ -105,6 +105,7 @@ final class ReportWriter {
         cacheSection();
         missesSection(p);
         anchorsSection();
+        seaTunnelSection();
         md.append("## Method notes\n\n");
         md.append("""
                 - Every variant (inline baseline, pointer + each store) runs on its own fresh 3-member cluster in every \
@@ -365,6 +366,50 @@ final class ReportWriter {
             md.append("| Caffeine hit vs ConcurrentHashMap | 89 vs 162 Mops/s | ")
                     .append(f0(m.median("jmh.caffeineGetIfPresent"))).append(" vs ")
                     .append(f0(m.median("jmh.concurrentHashMapGet"))).append(" Mops/s (1 thread) |\n");
+        }
+        md.append('\n');
+    }
+
+    /** Where {@code compat-hazelcast51}'s {@code SeaTunnelRunningJobInfoCostTest} writes its figures. */
+    static final String SEATUNNEL_COST_PROPERTY = "benchmarks.seatunnel.cost";
+    static final String SEATUNNEL_COST_DEFAULT = "compat-hazelcast51/target/seatunnel-jobinfo-cost.json";
+    static final String SEATUNNEL_COST_COMMAND = "mvn -B -q -pl compat-hazelcast51 -am verify"
+            + " -Dtest=SeaTunnelRunningJobInfoCostTest -Dsurefire.failIfNoSpecifiedTests=false";
+
+    /**
+     * SeaTunnel's real {@code engine_runningJobInfo} on Hazelcast 5.1 beside the pointer: measured by
+     * {@code compat-hazelcast51} (this module runs on Hazelcast 5.7, SeaTunnel 2.3.8 ships 5.1), quoted from the JSON
+     * that test wrote, with its date; a missing or unreadable file is said so, never filled in.
+     */
+    private void seaTunnelSection() {
+        md.append("## SeaTunnel's real JobInfo: cost per job (Hazelcast 5.1)\n\n");
+        Path file = Path.of(System.getProperty(SEATUNNEL_COST_PROPERTY, SEATUNNEL_COST_DEFAULT));
+        com.fasterxml.jackson.databind.JsonNode r;
+        try {
+            r = new com.fasterxml.jackson.databind.ObjectMapper().readTree(file.toFile());
+        } catch (IOException | RuntimeException e) {
+            md.append("Not measured for this report: ").append(file).append(" is missing or unreadable (")
+                    .append(e.getClass().getSimpleName()).append("). `").append(SEATUNNEL_COST_COMMAND)
+                    .append("` measures it (a Hazelcast 5.1 cluster with SeaTunnel 2.3.8's classes; this module runs"
+                            + " on 5.7) and writes that file.\n\n");
+            return;
+        }
+        md.append("Measured by `").append(r.path("source").asText()).append("` at ").append(r.path("measuredAt")
+                .asText()).append(" (not by this run: SeaTunnel 2.3.8 ships Hazelcast ").append(r.path(
+                        "hazelcastVersion").asText()).append(", this module runs on 5.7), read from `").append(file)
+                .append("`: ").append(r.path("members").asInt()).append(" members, ").append(r.path("backupCount")
+                        .asInt()).append(" backup, ").append(r.path("jobsPerSize").asInt()).append(" real jobs per"
+                        + " size (SeaTunnel's `JobImmutableInformation` of a FakeSource job, serialized by SeaTunnel's"
+                        + " own classes, in SeaTunnel's `JobInfo`), ").append(r.path("metric").asText())
+                .append(". Reproduce: `").append(SEATUNNEL_COST_COMMAND).append("`.\n\n");
+        md.append("| FakeSource tables x columns | job bytes | `JobInfo` bytes per job | pointer bytes per job |"
+                + " JobInfo / pointer |\n|---|---|---|---|---|\n");
+        for (com.fasterxml.jackson.databind.JsonNode row : r.path("rows")) {
+            md.append("| ").append(row.path("tables").asInt()).append(" x ").append(row.path("columns").asInt())
+                    .append(" | ").append(fmt0(row.path("jobImmutableInformationBytes").asDouble())).append(" | ")
+                    .append(fmt0(row.path("jobInfoBytesPerJob").asDouble())).append(" | ")
+                    .append(fmt0(row.path("pointerBytesPerJob").asDouble())).append(" | ")
+                    .append(fmt0(row.path("ratio").asDouble())).append(" |\n");
         }
         md.append('\n');
     }

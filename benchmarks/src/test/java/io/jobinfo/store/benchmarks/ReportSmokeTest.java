@@ -36,6 +36,7 @@ class ReportSmokeTest {
 
         assertThat(readme).isEqualTo(out.resolve("README.md"));
         String md = Files.readString(readme);
+        assertThat(md).contains("## SeaTunnel's real JobInfo: cost per job (Hazelcast 5.1)");
         assertThat(md).contains("## Summary", "cluster IMap bytes per job, pointer + local", "submit p99, local",
                 "kill -> all restored + verified, local", "blob phase bandwidth, local", "max cache weight");
         assertThat(md).doesNotContain("| n/a |");

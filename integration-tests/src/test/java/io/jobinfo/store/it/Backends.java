@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 final class Backends {
 
     private static List<Backend> all;
+    private static Backend local;
 
     private Backends() {
     }
@@ -15,12 +16,23 @@ final class Backends {
     static synchronized List<Backend> all() {
         if (all == null) {
             List<Backend> list = new ArrayList<>();
-            list.add(new LocalBackend());
+            list.add(local());
             list.add(new HdfsBackend());
             list.add(new S3Backend());
             all = List.copyOf(list);
         }
         return all;
+    }
+
+    /**
+     * The local backend alone, without loading the others (Hadoop and the S3 server): for tests that need one
+     * backend, also where those are not on the classpath (compat-hazelcast51 runs such tests on Hazelcast 5.1).
+     */
+    static synchronized Backend local() {
+        if (local == null) {
+            local = new LocalBackend();
+        }
+        return local;
     }
 
     /** For {@code @MethodSource}. */

@@ -61,7 +61,7 @@ class LeaderFencingTest {
 
     @BeforeAll
     static void start() throws Exception {
-        backend = Backends.all().get(0);
+        backend = Backends.local();
         store = backend.open(NS);
         cluster = new ProcessCluster("fencing", 5761, 10, backend.config(NS));
         cluster.start(3);

@@ -129,7 +129,7 @@ class JavaDeserializationTripwireTest {
 
             // verify, from a client
             Verifier.Report verified = new Verifier(client.getMap(map.getName()), store, 2, Clock.systemUTC(),
-                    new OrphanRule(Duration.ZERO), List.of(CODEC)).run(id -> { });
+                    new OrphanRule(Duration.ZERO), io.jobinfo.store.ops.JobValueFormats.inlineOnly(), List.of(CODEC)).run(id -> { });
             assertThat(verified.validPointers()).isEqualTo(1);
             assertThat(verified.broken()).singleElement().satisfies(p -> {
                 assertThat(p.jobId()).isEqualTo(HOSTILE);

@@ -1,6 +1,7 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
@@ -27,8 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Moves the values of a live job map between the two shapes readers accept: {@link InlineJobInfo} (the job in the
- * map) and {@link JobInfoPointer} (the job in a {@link JobInfoStore}, a pointer in the map).
+ * Moves the values of a live job map between the two shapes readers accept: an inline value (the job in the map:
+ * this library's {@link InlineJobInfo}, or another {@link JobValueFormat} such as SeaTunnel's own {@code JobInfo})
+ * and {@link JobInfoPointer} (the job in a {@link JobInfoStore}, a pointer in the map that keeps the initialization
+ * timestamp and codec id). Which inline formats a run accepts is set with {@link Builder#formats}; a rollback
+ * rebuilds each pointer as the first format that restores its codec id.
  *
  * <p><b>Migrate</b>, per inline entry: wrap the encoded job in an envelope ({@code BlobEnvelope.wrap(jobId, codecId,
  * encodedJob)}), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
@@ -56,7 +60,7 @@ public final class Migrator {
 
     /** Serialized size of an {@link InlineJobInfo} besides its payload: Hazelcast data header (8 bytes), the
      * identified-data-serializable header (9), timestamp (8), codec id (2) and array length (4). */
-    static final int INLINE_OVERHEAD = 8 + 9 + 8 + 2 + 4;
+    static final int INLINE_OVERHEAD = InlineJobInfoFormat.OVERHEAD;
     /** Serialized size of a {@link JobInfoPointer} besides its store id's bytes. */
     static final int POINTER_OVERHEAD = 8 + 9 + 8 + 8 + 8 + 4 + 16 + 2 + 1 + 4;
 
@@ -230,6 +234,7 @@ public final class Migrator {
     private final int maxAttempts;
     private final int copies;
     private final Listener listener;
+    private final JobValueFormats formats;
     private final AtomicBoolean cancelled = new AtomicBoolean();
 
     private Migrator(Builder b) {
@@ -239,6 +244,7 @@ public final class Migrator {
         this.maxAttempts = b.maxAttempts;
         this.copies = b.copies;
         this.listener = b.listener;
+        this.formats = b.formats;
     }
 
     public static Builder builder(IMap<Long, Object> map, JobInfoStore store) {
@@ -336,12 +342,19 @@ public final class Migrator {
             if (value instanceof JobInfoPointer) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
             }
-            if (!(value instanceof InlineJobInfo)) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
+            JobValueFormat format = formats.forValue(value);
+            if (format == null) {
+                return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
             }
-            InlineJobInfo inline = (InlineJobInfo) value;
-            byte[] payload = inline.encodedJob();
-            long freedPerCopy = inlineValueBytes(payload.length) - pointerValueBytes(store.storeId());
+            InlineJob inline;
+            try {
+                inline = format.read(jobId, value);
+            } catch (CodecException e) {
+                return fail(jobId, Reason.UNKNOWN_VALUE, "the " + format.name() + " value is malformed: "
+                        + e.getMessage() + "; the entry stays as it is", attempt);
+            }
+            byte[] payload = inline.payload();
+            long freedPerCopy = format.valueBytes(payload.length) - pointerValueBytes(store.storeId());
             if (dryRun) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
@@ -379,7 +392,7 @@ public final class Migrator {
             listener.beforeReplace(jobId, attempt);
             boolean replaced;
             try {
-                replaced = map.replace(jobId, inline, pointer);
+                replaced = map.replace(jobId, value, pointer);
             } catch (RuntimeException e) {
                 // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
                 replaced = pointer.equals(map.get(jobId));
@@ -396,8 +409,7 @@ public final class Migrator {
             if (now instanceof JobInfoPointer) {
                 return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
             }
-            if (now instanceof InlineJobInfo && !(((InlineJobInfo) now).codecId() == inline.codecId()
-                    && java.util.Arrays.equals(((InlineJobInfo) now).encodedJob(), payload))) {
+            if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
                 // another job under this id: our blob is nobody's; the retry writes the new one
                 deleteUnreferenced(jobId, header, envelope);
             }
@@ -413,11 +425,11 @@ public final class Migrator {
             if (value == null) {
                 return skip(jobId, Reason.REMOVED, attempt);
             }
-            if (value instanceof InlineJobInfo) {
+            if (formats.forValue(value) != null) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
             }
             if (!(value instanceof JobInfoPointer)) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, "found a " + value.getClass().getName(), attempt);
+                return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
             }
             JobInfoPointer pointer = (JobInfoPointer) value;
             if (!pointer.storeId().equals(store.storeId())) {
@@ -425,7 +437,13 @@ public final class Migrator {
                         + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
                         + " configuration", attempt);
             }
-            long freedPerCopy = pointerValueBytes(pointer.storeId()) - inlineValueBytes(pointer.payloadLength());
+            JobValueFormat format = formats.forRollback(pointer.codecId());
+            if (format == null) {
+                return fail(jobId, Reason.UNKNOWN_VALUE, "no value format of this run (" + formats.names()
+                        + ") restores codec id " + pointer.codecId() + "; the pointer was kept, rerun with a"
+                        + " value format that does", attempt);
+            }
+            long freedPerCopy = pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
             if (dryRun) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
                         freedPerCopy, attempt);
@@ -441,14 +459,20 @@ public final class Migrator {
                         + " pointer (pointer " + pointer + ", blob " + blob.header() + "); the pointer was kept",
                         attempt);
             }
-            InlineJobInfo inline = new InlineJobInfo(pointer.initializationTimestamp(), pointer.codecId(),
-                    blob.payload());
+            InlineJob job = new InlineJob(pointer.initializationTimestamp(), pointer.codecId(), blob.payload());
+            Object inline;
+            try {
+                inline = format.inlineValue(jobId, job);
+            } catch (CodecException e) {
+                return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " is not a "
+                        + format.name() + " job: " + e.getMessage() + "; the pointer was kept", attempt);
+            }
             listener.beforeReplace(jobId, attempt);
             boolean replaced;
             try {
                 replaced = map.replace(jobId, pointer, inline);
             } catch (RuntimeException e) {
-                replaced = inline.equals(map.get(jobId));
+                replaced = sameJob(jobId, map.get(jobId), job);
             }
             if (replaced) {
                 String detail = "";
@@ -465,7 +489,7 @@ public final class Migrator {
             if (now == null) {
                 return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
             }
-            if (now instanceof InlineJobInfo) {
+            if (formats.forValue(now) != null) {
                 return skip(jobId, Reason.BECAME_INLINE, attempt);
             }
         }
@@ -494,6 +518,24 @@ public final class Migrator {
         }
     }
 
+    /** Whether {@code value} is an inline value of one of the run's formats holding exactly {@code job}. */
+    private boolean sameJob(long jobId, Object value, InlineJob job) {
+        JobValueFormat format = formats.forValue(value);
+        if (format == null) {
+            return false;
+        }
+        try {
+            return format.read(jobId, value).sameJobAs(job);
+        } catch (CodecException e) {
+            return false;
+        }
+    }
+
+    private String unknownValue(Object value) {
+        return "found a " + value.getClass().getName() + ", neither a pointer nor an inline value of the formats"
+                + " of this run (" + formats.names() + "); choose the map's value format (--value-format)";
+    }
+
     private static EntryResult skip(long jobId, Reason reason, int attempts) {
         return new EntryResult(jobId, Outcome.SKIPPED, reason, "", 0, 0, attempts);
     }
@@ -510,6 +552,7 @@ public final class Migrator {
         private int maxAttempts = 3;
         private int copies = 2;
         private Listener listener = new Listener() { };
+        private JobValueFormats formats = JobValueFormats.inlineOnly();
 
         private Builder(IMap<Long, Object> map, JobInfoStore store) {
             this.map = Objects.requireNonNull(map, "map");
@@ -545,6 +588,12 @@ public final class Migrator {
 
         public Builder listener(Listener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /** The inline value formats to migrate and roll back to; default {@link JobValueFormats#inlineOnly()}. */
+        public Builder formats(JobValueFormats formats) {
+            this.formats = Objects.requireNonNull(formats, "formats");
             return this;
         }
 

@@ -5,7 +5,6 @@ import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -224,14 +223,26 @@ public final class Verifier {
         }
     }
 
-    /** An inline value and its encoded size. */
+    /** An inline value, its encoded size and its value format. */
     public static final class InlineEntry {
         private final long jobId;
         private final long encodedBytes;
+        private final String format;
 
-        public InlineEntry(long jobId, long encodedBytes) {
+        public InlineEntry(long jobId, long encodedBytes, String format) {
             this.jobId = jobId;
             this.encodedBytes = encodedBytes;
+            this.format = Objects.requireNonNull(format, "format");
+        }
+
+        /** An {@link io.jobinfo.store.service.InlineJobInfo}. */
+        public InlineEntry(long jobId, long encodedBytes) {
+            this(jobId, encodedBytes, InlineJobInfoFormat.NAME);
+        }
+
+        /** The {@link JobValueFormat#name()} of the value. */
+        public String format() {
+            return format;
         }
 
         public long jobId() {
@@ -252,7 +263,8 @@ public final class Verifier {
             }
             InlineEntry other = (InlineEntry) o;
             return jobId == other.jobId
-                    && encodedBytes == other.encodedBytes;
+                    && encodedBytes == other.encodedBytes
+                    && format.equals(other.format);
         }
 
         @Override
@@ -265,7 +277,7 @@ public final class Verifier {
 
         @Override
         public String toString() {
-            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + "]";
+            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + ", format=" + format + "]";
         }
     }
 
@@ -274,19 +286,21 @@ public final class Verifier {
     private final WorkerPool pool;
     private final Clock clock;
     private final OrphanRule rule;
+    private final JobValueFormats formats;
     private final Map<Integer, JobInfoCodec<?>> codecs;
     private final boolean decode;
 
     /**
-     * A verifier that checks envelopes and pointers only, without decoding payloads. Prefer
-     * {@link #Verifier(IMap, JobInfoStore, int, Clock, OrphanRule, Collection)}: a payload that passes its checksums
-     * may still not decode.
+     * A verifier that checks envelopes and pointers only, without decoding payloads, and accepts this library's
+     * {@code InlineJobInfo} as the only inline format. Prefer
+     * {@link #Verifier(IMap, JobInfoStore, int, Clock, OrphanRule, JobValueFormats, Collection)}: a payload that
+     * passes its checksums may still not decode.
      *
      * @param rule decides which unreferenced blobs and leftovers are past their grace period ({@link
      *             Report#pastGrace})
      */
     public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock, OrphanRule rule) {
-        this(map, store, parallelism, clock, rule, null);
+        this(map, store, parallelism, clock, rule, JobValueFormats.inlineOnly(), null);
     }
 
     /**
@@ -294,12 +308,15 @@ public final class Verifier {
      * payload that does not decode, or whose codec id is not among {@code codecs}, is reported as broken: it cannot be
      * shown to be a job.
      *
-     * @param rule   decides which unreferenced blobs and leftovers are past their grace period ({@link
-     *               Report#pastGrace})
-     * @param codecs the codecs to decode with, at most one per id; {@code null} to check envelopes only
+     * @param rule    decides which unreferenced blobs and leftovers are past their grace period ({@link
+     *                Report#pastGrace})
+     * @param formats the inline value formats the map may hold; any other value that is not a pointer is reported
+     *                broken
+     * @param codecs  the codecs to decode with, at most one per id; {@code null} to check envelopes only
      */
     public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock, OrphanRule rule,
-            Collection<? extends JobInfoCodec<?>> codecs) {
+            JobValueFormats formats, Collection<? extends JobInfoCodec<?>> codecs) {
+        this.formats = Objects.requireNonNull(formats, "formats");
         this.decode = codecs != null;
         Map<Integer, JobInfoCodec<?>> byId = new HashMap<>();
         if (codecs != null) {
@@ -381,10 +398,18 @@ public final class Verifier {
         if (value == null) {
             return; // removed meanwhile
         }
-        if (value instanceof InlineJobInfo) {
-            InlineJobInfo inlineJob = (InlineJobInfo) value;
-            inline.add(new InlineEntry(jobId, inlineJob.encodedLength()));
-            String problem = decodeProblem(inlineJob.codecId(), inlineJob.encodedJob());
+        JobValueFormat format = formats.forValue(value);
+        if (format != null) {
+            InlineJob job;
+            try {
+                job = format.read(jobId, value);
+            } catch (CodecException e) {
+                broken.add(new Problem(jobId, "map:" + map.getName(), "the " + format.name()
+                        + " value is malformed: " + e.getMessage()));
+                return;
+            }
+            inline.add(new InlineEntry(jobId, job.payloadLength(), format.name()));
+            String problem = decodeProblem(job.codecId(), job.payload());
             if (problem != null) {
                 broken.add(new Problem(jobId, "inline:" + map.getName(), problem));
             }
@@ -392,7 +417,8 @@ public final class Verifier {
         }
         if (!(value instanceof JobInfoPointer)) {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
-                    + ", neither a pointer nor an inline job"));
+                    + ", neither a pointer nor an inline job of the formats " + formats.names()
+                    + "; choose the map's value format (--value-format)"));
             return;
         }
         JobInfoPointer pointer = (JobInfoPointer) value;

@@ -10,7 +10,6 @@ import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.demo.model.ConnectorJarIdentifier;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -24,7 +23,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import io.jobinfo.store.ops.InlineJob;
+import io.jobinfo.store.ops.JobValueFormat;
+import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
+import io.jobinfo.store.seatunnel.SeaTunnelJobHeader;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code inspect JOB_ID}: the map value, the envelope header, a verified read and a summary of the job. */
@@ -39,6 +43,9 @@ import picocli.CommandLine.Parameters;
             "2:invalid arguments or configuration, or no such job in the map nor the store",
             "3:the cluster or the store could not be reached"})
 public final class InspectCommand extends OpsCommand {
+
+    @Mixin
+    ValueFormatOption valueFormat;
 
     @Parameters(index = "0", paramLabel = "JOB_ID", description = "The job id (a key of the job map).")
     long jobId;
@@ -67,16 +74,24 @@ public final class InspectCommand extends OpsCommand {
                     headerInto(store, result, problems, true);
                     payload = verifiedPayload(store, result, problems, p);
                 }
-            } else if (value instanceof InlineJobInfo i) {
+            } else if (value != null && valueFormat.formats().forValue(value) != null) {
+                JobValueFormat format = valueFormat.formats().forValue(value);
                 result.put("value", "inline");
-                Map<String, Object> inline = new LinkedHashMap<>();
-                inline.put("initializationTimestamp", i.initializationTimestamp());
-                inline.put("initializedAt", Instant.ofEpochMilli(i.initializationTimestamp()).toString());
-                inline.put("codecId", i.codecId());
-                inline.put("encodedBytes", i.encodedLength());
-                result.put("inline", inline);
-                payload = i.encodedJob();
-                codecId = i.codecId();
+                result.put("valueFormat", format.name());
+                result.put("valueClass", value.getClass().getName());
+                try {
+                    InlineJob i = format.read(jobId, value);
+                    Map<String, Object> inline = new LinkedHashMap<>();
+                    inline.put("initializationTimestamp", i.initializationTimestamp());
+                    inline.put("initializedAt", Instant.ofEpochMilli(i.initializationTimestamp()).toString());
+                    inline.put("codecId", i.codecId());
+                    inline.put("encodedBytes", i.payloadLength());
+                    result.put("inline", inline);
+                    payload = i.payload();
+                    codecId = i.codecId();
+                } catch (CodecException e) {
+                    problems.add("the " + format.name() + " value is malformed: " + e.getMessage());
+                }
                 result.put("location", store.location(jobId));
                 headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
             } else if (value == null) {
@@ -95,10 +110,12 @@ public final class InspectCommand extends OpsCommand {
                         : -1;
             } else {
                 result.put("value", value.getClass().getName());
-                problems.add("the map value is neither a pointer nor an inline job");
+                problems.add("the map value is neither a pointer nor an inline job of the formats "
+                        + valueFormat.formats().names() + "; choose the map's value format (--value-format)");
             }
             if (payload != null) {
-                result.put("job", summary(payload, codecId, problems));
+                result.put("job", codecId == SeaTunnelJobDataCodec.ID ? seaTunnelSummary(payload, problems)
+                        : summary(payload, codecId, problems));
             }
             result.put("problems", problems);
             int exit = problems.isEmpty() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
@@ -209,6 +226,31 @@ public final class InspectCommand extends OpsCommand {
         } catch (CodecException e) {
             m.put("decoded", false);
             problems.add("the payload cannot be decoded: " + e.getMessage());
+        }
+        return m;
+    }
+
+    /** The leading fields of SeaTunnel's JobImmutableInformation, read in place: nothing is deserialized. */
+    private Map<String, Object> seaTunnelSummary(byte[] payload, List<String> problems) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("codecId", SeaTunnelJobDataCodec.ID);
+        m.put("codec", SeaTunnelJobDataCodec.NAME);
+        try {
+            SeaTunnelJobHeader h = SeaTunnelJobDataCodec.inspect(jobId, payload);
+            m.put("decoded", false);
+            m.put("inspected", true);
+            m.put("jobId", h.jobId());
+            m.put("jobName", h.jobName());
+            m.put("createTime", Instant.ofEpochMilli(h.createTime()).toString());
+            m.put("startWithSavePoint", h.startWithSavePoint());
+            m.put("layout", h.verticesBeforeDag() ? "2.3.10 (vertices before the DAG)" : "2.3.8");
+            if (h.logicalDagLength() >= 0) {
+                m.put("logicalDagBytes", h.logicalDagLength());
+            }
+            m.put("encodedBytes", payload.length);
+        } catch (CodecException e) {
+            m.put("inspected", false);
+            problems.add("the payload is not SeaTunnel's job Data: " + e.getMessage());
         }
         return m;
     }

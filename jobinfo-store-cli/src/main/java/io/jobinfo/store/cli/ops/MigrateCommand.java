@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code migrate}: inline values of the job map to pointers (or back, with {@code --rollback}). */
@@ -26,6 +27,9 @@ import picocli.CommandLine.Option;
             "2:invalid arguments or configuration; nothing was changed",
             "3:the cluster or the store could not be reached; nothing was changed"})
 public final class MigrateCommand extends OpsCommand {
+
+    @Mixin
+    ValueFormatOption valueFormat;
 
     @Option(names = "--dry-run", description = "Counts entries and bytes only and writes nothing.")
     boolean dryRun;
@@ -74,6 +78,7 @@ public final class MigrateCommand extends OpsCommand {
             ProgressDisplay display = new ProgressDisplay(err(), progress, verb);
             Migrator migrator = Migrator.builder(session.map(), session.store())
                     .parallelism(parallelism).maxAttempts(attempts).copies(backupCount + 1)
+                    .formats(valueFormat.formats())
                     .listener(new Migrator.Listener() {
                         @Override
                         public void started(Migrator.Direction d, int entries) {

@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
@@ -29,6 +30,9 @@ import picocli.CommandLine.Option;
             "2:invalid arguments or configuration",
             "3:the cluster or the store could not be reached"})
 public final class VerifyCommand extends OpsCommand {
+
+    @Mixin
+    ValueFormatOption valueFormat;
 
     @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
             description = "Blobs verified at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
@@ -53,7 +57,7 @@ public final class VerifyCommand extends OpsCommand {
         try (OpsSession session = OpsSession.open(connection)) {
             ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
             Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC(),
-                    new OrphanRule(ignoreYoungerThan), KnownCodecs.all());
+                    new OrphanRule(ignoreYoungerThan), valueFormat.formats(), KnownCodecs.all());
             Verifier.Report report;
             try {
                 display.start(session.map().size());
@@ -106,7 +110,7 @@ public final class VerifyCommand extends OpsCommand {
         m.put("broken", broken);
         List<Map<String, Object>> inline = new ArrayList<>();
         for (Verifier.InlineEntry i : r.inline()) {
-            inline.add(Map.of("jobId", i.jobId(), "encodedBytes", i.encodedBytes()));
+            inline.add(Map.of("jobId", i.jobId(), "encodedBytes", i.encodedBytes(), "format", i.format()));
         }
         m.put("inline", inline);
         m.put("orphans", blobs(r, r.orphans()));
@@ -143,7 +147,7 @@ public final class VerifyCommand extends OpsCommand {
             out.printf("BROKEN job %d at %s: %s%n", p.jobId(), p.location(), p.reason());
         }
         for (Verifier.InlineEntry i : r.inline()) {
-            out.printf("INLINE job %d (%s in the map)%n", i.jobId(), bytes(i.encodedBytes()));
+            out.printf("INLINE job %d (%s in the map, %s)%n", i.jobId(), bytes(i.encodedBytes()), i.format());
         }
         for (StoredBlob b : r.orphans()) {
             out.printf("ORPHAN job %d at %s (%s, age %s)%n", b.jobId(), b.location(), bytes(b.sizeBytes()),

@@ -1,0 +1,75 @@
+package io.jobinfo.store.seatunnel;
+
+import io.jobinfo.store.codec.CodecException;
+import io.jobinfo.store.ops.InlineJob;
+import io.jobinfo.store.ops.JobValueFormat;
+import org.apache.seatunnel.engine.core.job.JobInfo;
+
+/**
+ * {@link JobValueFormat} of SeaTunnel's own map value, {@code org.apache.seatunnel.engine.core.job.JobInfo}: the
+ * initialization timestamp and the job's {@code JobImmutableInformation} as raw Hazelcast Data. Migration stores the
+ * Data bytes verbatim under codec {@link SeaTunnelJobDataCodec#ID} (the pointer keeps the timestamp); rollback
+ * rebuilds a {@code JobInfo} with the same timestamp and the same Data bytes. The job is never deserialized: the
+ * {@code JobInfo} itself is created by SeaTunnel's {@code JobDataSerializerHook} factory (by factory and class id)
+ * and its inner Data stays raw; {@link SeaTunnelJobDataCodec#inspect(long, byte[])} checks the bytes both ways.
+ */
+public final class SeaTunnelJobInfoFormat implements JobValueFormat {
+
+    /** The format's name: {@value}. */
+    public static final String NAME = "seatunnel";
+
+    /**
+     * Serialized size of a {@code JobInfo} besides the job's Data bytes: Hazelcast data header (8), the
+     * identified-data-serializable header (9), the timestamp (8) and the inner Data's length prefix (4).
+     */
+    static final int OVERHEAD = 8 + 9 + 8 + 4;
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean recognises(Object value) {
+        return value instanceof JobInfo;
+    }
+
+    /**
+     * @throws CodecException the JobInfo has no timestamp or job, or its job is not a SeaTunnel
+     *                        JobImmutableInformation of job {@code jobId}
+     */
+    @Override
+    public InlineJob read(long jobId, Object value) throws CodecException {
+        SeaTunnelJobInfoParts parts = SeaTunnelJobInfos.split(jobId, (JobInfo) value);
+        return new InlineJob(parts.initializationTimestamp(), SeaTunnelJobDataCodec.ID,
+                parts.jobImmutableInformation());
+    }
+
+    @Override
+    public boolean restores(int codecId) {
+        return codecId == SeaTunnelJobDataCodec.ID;
+    }
+
+    /**
+     * @throws CodecException the codec id is not {@link SeaTunnelJobDataCodec#ID} or the bytes are not a SeaTunnel
+     *                        JobImmutableInformation of job {@code jobId}
+     */
+    @Override
+    public Object inlineValue(long jobId, InlineJob job) throws CodecException {
+        if (job.codecId() != SeaTunnelJobDataCodec.ID) {
+            throw new CodecException(SeaTunnelJobDataCodec.NAME + ": SeaTunnel job " + jobId + ": codec id "
+                    + job.codecId() + " is not SeaTunnel's job Data (" + SeaTunnelJobDataCodec.ID + ")");
+        }
+        return SeaTunnelJobInfos.join(jobId, job.initializationTimestamp(), job.payload());
+    }
+
+    @Override
+    public long valueBytes(long payloadLength) {
+        return OVERHEAD + payloadLength;
+    }
+
+    @Override
+    public String toString() {
+        return NAME;
+    }
+}
