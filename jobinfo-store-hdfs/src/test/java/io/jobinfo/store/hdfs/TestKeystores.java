@@ -29,15 +29,11 @@ final class TestKeystores {
     static void setUp(Path dir, Configuration conf) throws Exception {
         String password = UUID.randomUUID().toString();
         Path keystore = dir.resolve("server.p12");
-        Path cert = dir.resolve("server.cer");
-        Path truststore = dir.resolve("trust.p12");
         keytool("-genkeypair", "-alias", "server", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=localhost",
                 "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-validity", "2", "-storetype", "PKCS12",
                 "-keystore", keystore.toString(), "-storepass", password, "-keypass", password);
-        keytool("-exportcert", "-alias", "server", "-keystore", keystore.toString(), "-storepass", password,
-                "-file", cert.toString());
-        keytool("-importcert", "-noprompt", "-alias", "server", "-file", cert.toString(), "-storetype", "PKCS12",
-                "-keystore", truststore.toString(), "-storepass", password);
+        // one keytool run: the JDK trusts the certificate of a key entry too, so the key store is the trust store
+        Path truststore = keystore;
 
         Path classpathDir = Paths.get(TestKeystores.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         String suffix = UUID.randomUUID().toString().substring(0, 8);
