@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A TCP proxy that injects network faults in front of a real server (the S3 server, the HDFS NameNode): added latency
@@ -23,6 +24,7 @@ final class TcpFaultProxy implements AutoCloseable {
     private final ServerSocket server;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final AtomicInteger accepted = new AtomicInteger();
+    private final AtomicLong upstreamBytes = new AtomicLong();
     private volatile int latencyMillis;
     private volatile boolean blackhole;
     private volatile boolean resetting;
@@ -69,6 +71,11 @@ final class TcpFaultProxy implements AutoCloseable {
         return accepted.get();
     }
 
+    /** Bytes forwarded from clients to the server so far (request heads and bodies). */
+    long bytesToServer() {
+        return upstreamBytes.get();
+    }
+
     private void resetAll() {
         for (Socket s : sockets) {
             reset(s);
@@ -107,12 +114,12 @@ final class TcpFaultProxy implements AutoCloseable {
                 continue;
             }
             sockets.add(upstream);
-            pump(client, upstream);
-            pump(upstream, client);
+            pump(client, upstream, true);
+            pump(upstream, client, false);
         }
     }
 
-    private void pump(Socket from, Socket to) {
+    private void pump(Socket from, Socket to, boolean toServer) {
         Thread t = new Thread(() -> {
             byte[] buf = new byte[16 * 1024];
             try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
@@ -130,6 +137,9 @@ final class TcpFaultProxy implements AutoCloseable {
                     }
                     out.write(buf, 0, n);
                     out.flush();
+                    if (toServer) {
+                        upstreamBytes.addAndGet(n);
+                    }
                 }
             } catch (Exception ignored) {
                 // a side closed or was reset

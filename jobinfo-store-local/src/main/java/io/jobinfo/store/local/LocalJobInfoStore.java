@@ -136,6 +136,10 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
             throw e;
         } catch (IOException e) {
             deleteQuietly(temp);
+            if (!Files.isDirectory(dir)) {
+                throw new JobInfoStoreException(directoryGone() + "; nothing was stored (" + e + ")", jobId,
+                        location(jobId), e);
+            }
             throw new JobInfoStoreException("Writing the blob failed (nothing was stored): " + e, jobId,
                     location(jobId), e);
         }
@@ -256,6 +260,9 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                         attrs.lastModifiedTime().toInstant(), !blobId.isPresent()));
             }
         } catch (IOException e) {
+            if (!Files.isDirectory(dir)) {
+                throw new JobInfoStoreException(directoryGone() + " (" + e + ")", null, dir.toUri().toString(), e);
+            }
             throw new JobInfoStoreException("Listing the store directory failed: " + e, null, dir.toUri().toString(),
                     e);
         }
@@ -286,6 +293,12 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
         if (closed) {
             throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
         }
+    }
+
+    private String directoryGone() {
+        return "The store directory " + dir + " no longer exists (removed, or its file system unmounted, under the"
+                + " running store); re-mount or restore it. The store does not re-create it by itself, since an empty"
+                + " new directory would hide every stored blob";
     }
 
     private static void deleteQuietly(Path p) {

@@ -254,8 +254,12 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e,
                         jobId, location(jobId), e);
             } catch (SdkException e) {
-                throw new JobInfoStoreException("Uploading a part failed (nothing was stored; the upload was"
-                        + " aborted): " + describe(e) + hint(e), jobId, location(jobId), e);
+                completed = true; // aborted here, not again in finally
+                String upload = abortQuietly(key, uploadId, jobId) ? "the upload was aborted"
+                        : "the upload could not be aborted: list() reports it as incomplete and garbage collection"
+                        + " removes it";
+                throw new JobInfoStoreException("Uploading a part failed (nothing was stored; " + upload + "): "
+                        + describe(e) + hint(e), jobId, location(jobId), e);
             }
             try {
                 s3.completeMultipartUpload(c -> {
@@ -304,14 +308,17 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         return (bytes + mib - 1) / mib * mib;
     }
 
-    private void abortQuietly(String key, String uploadId, long jobId) {
+    /** Aborts an upload; {@code false} (and a WARN) if that failed, in which case GC removes it later. */
+    private boolean abortQuietly(String key, String uploadId, long jobId) {
         try {
             s3.abortMultipartUpload(a -> a.bucket(bucket).key(key).uploadId(uploadId));
+            return true;
         } catch (NoSuchUploadException gone) {
-            // already gone
+            return true; // already gone
         } catch (SdkException e) {
             LOG.warn("Could not abort the multipart upload {} of job {} at {} ({}); list() reports it as incomplete"
                     + " and garbage collection removes it", uploadId, jobId, location(jobId), describe(e));
+            return false;
         }
     }
 
