@@ -32,6 +32,21 @@ public final class GarbageCollector {
     private final JobInfoStore store;
     private final Duration grace;
     private final Clock clock;
+    private volatile Observer observer = Observer.NONE;
+
+    /**
+     * Test seam: told about each step of a deleting run, on the GC thread, so that race tests can pause GC exactly
+     * between deciding to delete a blob and deleting it. Production code leaves it unset (a no-op).
+     */
+    public interface Observer {
+        /** No-op. */
+        Observer NONE = new Observer() {
+        };
+
+        /** GC has decided that the blob of {@code jobId} is an orphan and is about to delete it. */
+        default void beforeDelete(long jobId) {
+        }
+    }
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace, Clock clock) {
         this.map = Objects.requireNonNull(map, "map");
@@ -45,6 +60,12 @@ public final class GarbageCollector {
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace) {
         this(map, store, grace, Clock.systemUTC());
+    }
+
+    /** Sets the test seam; see {@link Observer}. */
+    public GarbageCollector observer(Observer observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+        return this;
     }
 
     /**
@@ -84,6 +105,7 @@ public final class GarbageCollector {
                         savedByRecheck++; // registered while we were running
                         continue;
                     }
+                    observer.beforeDelete(orphan.jobId());
                     if (store.delete(orphan.jobId())) {
                         deleted.add(orphan);
                     }
