@@ -209,19 +209,28 @@ final class FencingProcessors {
         }
     }
 
-    /** Increments the epoch counter and returns the new epoch; the backup is raised to the same value. */
+    /**
+     * Sets the epoch counter to {@code max(counter, floor) + 1} and returns it (the new epoch); the backup is raised
+     * to the same value. The floor is the highest fence the caller saw, so a counter whose entry was lost restarts
+     * above every fence.
+     */
     static final class NextEpoch implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
         private static final long serialVersionUID = 1L;
 
+        private long floor;
         private transient long issued;
 
         public NextEpoch() {
         }
 
+        NextEpoch(long floor) {
+            this.floor = floor;
+        }
+
         @Override
         public Long process(Map.Entry<Long, Long> entry) {
             Long current = entry.getValue();
-            issued = (current == null ? 0 : current) + 1;
+            issued = Math.max(current == null ? 0 : current, floor) + 1;
             entry.setValue(issued);
             return issued;
         }
@@ -242,11 +251,13 @@ final class FencingProcessors {
         }
 
         @Override
-        public void writeData(ObjectDataOutput out) {
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeLong(floor);
         }
 
         @Override
-        public void readData(ObjectDataInput in) {
+        public void readData(ObjectDataInput in) throws IOException {
+            floor = in.readLong();
         }
     }
 
