@@ -1,59 +1,27 @@
 package io.jobinfo.store.service;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import com.hazelcast.cluster.MembershipEvent;
-import com.hazelcast.cluster.MembershipListener;
-import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
-import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
-import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicLongArray;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -84,6 +52,11 @@ import org.slf4j.LoggerFactory;
  * {@link FencedException} if a newer master has taken over since. See {@link LeaderFence} for the guarantee and its
  * limits (documented in {@code docs/reliability.md}).
  *
+ * <p><b>Structure.</b> This class is the facade; the work is done by {@link PointerMap} (map access and fencing),
+ * {@link JobCache} (the cache and single-flight loads), {@link CacheInvalidator} (the map and membership listeners),
+ * {@link JobResolver} (pointer to verified, decoded job), {@link RegistryRestorer} ({@link #restoreAll}) and
+ * {@link RegistryMeters}.
+ *
  * <p>Thread-safe. {@link #close()} removes the listeners; it does not close the stores, which the caller owns.
  *
  * @param <T> the job description type, encoded by the configured {@link JobInfoCodec}; must be immutable, since
@@ -92,44 +65,23 @@ import org.slf4j.LoggerFactory;
 public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     public static final String DEFAULT_MAP_NAME = "engine_runningJobInfo";
-    private static final int INVALIDATION_STRIPES = 1024;
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
-    private final HazelcastInstance hazelcast;
-    private final IMap<Long, Object> map;
+    private final PointerMap map;
     private final JobInfoStore writeStore;
-    private final Map<String, JobInfoStore> storesById;
     private final JobInfoCodec<T> codec;
-    private final Cache<Long, Cached<T>> cache;
-    private final CacheConfig cacheConfig;
-    private final int restoreParallelism;
-    /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
-    private final AtomicLong generation = new AtomicLong();
-    private final AtomicLongArray invalidationStripes = new AtomicLongArray(INVALIDATION_STRIPES);
-    /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
-    private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, CompletableFuture<Cached<T>>> inFlight = new ConcurrentHashMap<>();
-    private final Object insertLock = new Object();
-    private final UUID entryListenerId;
-    private final UUID membershipListenerId;
-    private final Timer submitTimer;
-    private final Timer loadTimer;
-    private final Timer restoreTimer;
-    private final Counter restoreFailures;
-    private final Counter blobDeleteFailures;
+    private final JobCache<T> cache;
+    private final RegistryMeters meters;
+    private final JobResolver<T> resolver;
+    private final RegistryRestorer<T> restorer;
+    private final CacheInvalidator invalidator;
     private final SubmitObserver observer;
-    private final LeaderFence fence;
-    private volatile long epoch;
 
     private RunningJobInfoRegistry(Builder<T> b) {
-        this.hazelcast = b.hazelcast;
-        this.map = b.hazelcast.getMap(b.mapName);
+        this.map = new PointerMap(b.hazelcast, b.mapName, b.fencing);
         this.writeStore = b.store;
         this.codec = b.codec;
-        this.cacheConfig = b.cacheConfig;
-        this.restoreParallelism = b.restoreParallelism;
         this.observer = b.observer;
-        this.fence = b.fencing ? new LeaderFence(b.hazelcast, b.mapName) : null;
         Map<String, JobInfoStore> byId = new LinkedHashMap<>();
         byId.put(b.store.storeId(), b.store);
         for (JobInfoStore extra : b.readStores) {
@@ -139,43 +91,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                         + "'; give one of them another jobinfo-storage.store-id");
             }
         }
-        this.storesById = Collections.unmodifiableMap(new LinkedHashMap<>(byId));
-        this.cache = Caffeine.newBuilder()
-                .maximumWeight(cacheConfig.maxBytes())
-                .weigher((Long k, Cached<T> v) -> v.weight)
-                .expireAfterAccess(cacheConfig.expireAfterAccess())
-                .ticker(CoarseTicker.INSTANCE) // a hit must not pay for a clock read (see CoarseTicker)
-                // Maintenance (read-buffer draining, expiry) runs on Caffeine's default executor, off the read path:
-                // with a same-thread executor every 16th hit drained the read buffer on the caller's thread, which
-                // made a hit ~20x slower than a ConcurrentHashMap.get. The bound does not depend on it: every insert
-                // below is followed by a synchronous cleanUp() under insertLock.
-                .recordStats()
-                .build();
-        MeterRegistry meters = b.meterRegistry;
-        String mapTag = b.mapName;
-        CaffeineCacheMetrics.monitor(meters, cache, "jobinfo", "map", mapTag);
-        Gauge.builder("jobinfo.cache.weight.bytes", cache,
-                        c -> c.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L))
-                .tag("map", mapTag).description("payload bytes held by the job info cache").register(meters);
-        this.submitTimer = Timer.builder("jobinfo.submit").tag("map", mapTag).register(meters);
-        this.loadTimer = Timer.builder("jobinfo.load").tag("map", mapTag)
-                .description("cache misses: pointer to verified, decoded job").register(meters);
-        this.restoreTimer = Timer.builder("jobinfo.restore").tag("map", mapTag).register(meters);
-        this.restoreFailures = Counter.builder("jobinfo.restore.failures").tag("map", mapTag).register(meters);
-        this.blobDeleteFailures = Counter.builder("jobinfo.remove.blob.delete.failures").tag("map", mapTag)
-                .description("blobs left for GC because their delete failed").register(meters);
-        this.entryListenerId = map.addEntryListener(new Invalidator(), false);
-        this.membershipListenerId = hazelcast.getCluster().addMembershipListener(new MembershipListener() {
-            @Override
-            public void memberAdded(MembershipEvent event) {
-                // nothing lost
-            }
-
-            @Override
-            public void memberRemoved(MembershipEvent event) {
-                invalidateAll();
-            }
-        });
+        this.cache = new JobCache<>(b.cacheConfig);
+        this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
+        this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
+                b.mapName, meters);
+        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, b.restoreParallelism);
+        this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
     }
 
     /** Starts a builder. The registry reads from and writes to {@code store}; pointers of other stores need
@@ -209,26 +130,21 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         long start = System.nanoTime();
         EncodedPayload payload = codec.encode(job, EnvelopeHeader.LENGTH);
         EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), payload);
-        long writerEpoch = requireEpoch();
+        long writerEpoch = map.requireEpoch();
         observer.beforeBlobWrite(jobId);
         writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0, EnvelopeHeader.LENGTH + payload.length()));
         observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         Object previous;
-        ownAdds.put(jobId, pointer);
+        cache.expectOwnAdd(jobId, pointer);
         try {
-            if (fence == null) {
-                previous = map.putIfAbsent(jobId, pointer);
-            } else {
-                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
-                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.PUT_IF_ABSENT, pointer));
-            }
+            previous = map.putIfAbsent(jobId, pointer, writerEpoch);
         } catch (RuntimeException e) {
-            ownAdds.remove(jobId, pointer);
+            cache.ownAddDidNotHappen(jobId, pointer);
             throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
         }
         if (previous != null) {
-            ownAdds.remove(jobId, pointer); // no add happened, so no add event will come
+            cache.ownAddDidNotHappen(jobId, pointer); // no add happened, so no add event will come
         }
         if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
@@ -247,13 +163,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 throw new JobInfoConflictException(jobId, writeStore.location(jobId), "registered: " + previous);
             }
         }
-        if (payload.length() <= cacheConfig.maxEntryBytes()) {
-            synchronized (insertLock) {
-                cache.put(jobId, new Cached<>(pointer.initializationTimestamp(), job, weigh(payload.length())));
-                cache.cleanUp();
-            }
-        }
-        submitTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+        cache.putSubmitted(jobId, new CachedJob<>(pointer.initializationTimestamp(), job, payload.length()),
+                payload.length());
+        meters.submitted(start);
         return pointer;
     }
 
@@ -266,16 +178,17 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * @throws JobInfoStoreException the store failed, or the pointer names a store this registry does not know
      */
     public Optional<T> get(long jobId) throws JobInfoStoreException {
-        Cached<T> hit = cache.getIfPresent(jobId);
+        CachedJob<T> hit = cache.getIfPresent(jobId);
         if (hit != null) {
-            return Optional.of(hit.job);
+            return Optional.of(hit.job());
         }
-        long token = invalidationToken(jobId);
+        long token = cache.token(jobId);
         Object value = map.get(jobId);
         if (value == null) {
             return Optional.empty();
         }
-        return Optional.of(load(jobId, value, token).job);
+        return Optional.of(cache.load(jobId, JobResolver.payloadLength(value), token,
+                () -> resolver.resolve(jobId, value)).job());
     }
 
     /** The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, or {@code null}. */
@@ -287,60 +200,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * After a master switch: loads every registered job in parallel ({@code restore-parallelism} at a time), verifies
      * it, warms the cache and hands it to {@code restorer}. One broken or missing blob fails that job alone, with an
      * exception naming job id and location; every other job is restored.
+     *
+     * @throws IllegalStateException the calling thread was interrupted: the loads in progress were finished, no
+     *     further job was started, the interrupt flag is set; restore again
      */
     public RestoreReport restoreAll(JobRestorer<T> restorer) {
-        long start = System.nanoTime();
-        long generationBefore = generation.get();
-        long[] stripesBefore = new long[INVALIDATION_STRIPES];
-        for (int i = 0; i < INVALIDATION_STRIPES; i++) {
-            stripesBefore[i] = invalidationStripes.get(i);
-        }
-        Set<Map.Entry<Long, Object>> entries = map.entrySet();
-        Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
-        Set<Long> restored = ConcurrentHashMap.newKeySet();
-        AtomicInteger threadNo = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(restoreParallelism,
-                entries.size())), r -> {
-                    Thread t = new Thread(r, "jobinfo-restore-" + threadNo.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        try {
-            List<Future<?>> futures = new ArrayList<>(entries.size());
-            for (Map.Entry<Long, Object> entry : entries) {
-                long jobId = entry.getKey();
-                Object value = entry.getValue();
-                futures.add(pool.submit(() -> {
-                    try {
-                        Cached<T> job = load(jobId, value, generationBefore + stripesBefore[stripe(jobId)]);
-                        restorer.restore(jobId, job.initializationTimestamp, job.job);
-                        restored.add(jobId);
-                    } catch (JobInfoStoreException e) {
-                        failed.put(jobId, e);
-                    } catch (Exception e) {
-                        failed.put(jobId, new JobInfoStoreException("Restoring the job failed: " + e, jobId,
-                                locationOf(jobId, value), e));
-                    }
-                }));
-            }
-            for (Future<?> f : futures) {
-                f.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("restore interrupted", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("restore task failed unexpectedly", e.getCause());
-        } finally {
-            pool.shutdownNow();
-        }
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        restoreTimer.record(took);
-        restoreFailures.increment(failed.size());
-        for (JobInfoStoreException e : failed.values()) {
-            LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
-        }
-        return new RestoreReport(restored, failed, took);
+        return this.restorer.restoreAll(restorer);
     }
 
     /**
@@ -354,19 +219,14 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      */
     public boolean remove(long jobId) throws JobInfoStoreException {
         Object previous;
-        long writerEpoch = requireEpoch();
+        long writerEpoch = map.requireEpoch();
         try {
-            if (fence == null) {
-                previous = map.remove(jobId);
-            } else {
-                previous = map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
-                        fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.REMOVE, null));
-            }
+            previous = map.remove(jobId, writerEpoch);
         } catch (RuntimeException e) {
             throw new JobInfoStoreException("Removing the pointer of the job failed or its outcome is unknown (" + e
                     + "); the blob was kept, retry the removal", jobId, writeStore.location(jobId), e);
         } finally {
-            invalidate(jobId);
+            cache.invalidate(jobId);
         }
         if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the removal (nothing was removed or deleted)", jobId,
@@ -374,16 +234,16 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         }
         if (previous instanceof JobInfoPointer) {
             JobInfoPointer pointer = (JobInfoPointer) previous;
-            JobInfoStore store = storesById.get(pointer.storeId());
+            JobInfoStore store = resolver.store(pointer.storeId());
             if (store == null) {
                 LOG.warn("job {}: its blob is in store '{}', which this registry does not know; left for GC", jobId,
                         pointer.storeId());
-                blobDeleteFailures.increment();
+                meters.blobDeleteFailed();
             } else {
                 try {
                     store.delete(jobId);
                 } catch (JobInfoStoreException e) {
-                    blobDeleteFailures.increment();
+                    meters.blobDeleteFailed();
                     LOG.warn("job {}: pointer removed but the blob delete failed; gc will remove it: {}", jobId,
                             e.getMessage());
                 }
@@ -403,40 +263,22 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * @throws IllegalStateException fencing is not enabled
      */
     public long takeOver() throws FencedException {
-        if (fence == null) {
-            throw new IllegalStateException("takeOver() needs a registry built with fencing(true)");
-        }
-        long next = fence.nextEpoch();
-        long highest = fence.raiseAll(next);
-        if (highest > next) {
-            throw new FencedException("the takeover", LeaderFence.EPOCH_KEY, null, next, highest);
-        }
-        epoch = next;
-        return next;
+        return map.takeOver();
     }
 
     /** The epoch of the last successful {@link #takeOver()}; 0 before it (or without fencing). */
     public long epoch() {
-        return epoch;
+        return map.epoch();
     }
 
     /** Whether pointer writes and removals of this registry are fenced. */
     public boolean fencing() {
-        return fence != null;
-    }
-
-    private long requireEpoch() {
-        long e = epoch;
-        if (fence != null && e == 0) {
-            throw new IllegalStateException("this registry fences its writes: call takeOver() when this member"
-                    + " becomes master, before submitting or removing jobs");
-        }
-        return e;
+        return map.fencing();
     }
 
     /** Ids of every registered job (a cluster-wide call). */
     public Set<Long> runningJobIds() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet()));
+        return map.keys();
     }
 
     /** Number of registered jobs (a cluster-wide call). */
@@ -451,18 +293,16 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** Payload bytes (plus a small per-entry overhead) this member's cache holds now. */
     public long cachedBytes() {
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return cache.weightedSize();
     }
 
     /** The configured bound of {@link #cachedBytes()}. */
     public long cacheMaxBytes() {
-        return cacheConfig.maxBytes();
+        return cache.maxBytes();
     }
 
     /** Drops every cached job of this member (the next reads go to the store). */
     public void invalidateAll() {
-        generation.incrementAndGet();
-        ownAdds.clear();
         cache.invalidateAll();
     }
 
@@ -473,7 +313,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** The store that holds blobs of {@code storeId}, if this registry knows it. */
     public Optional<JobInfoStore> store(String storeId) {
-        return Optional.ofNullable(storesById.get(storeId));
+        return Optional.ofNullable(resolver.store(storeId));
     }
 
     /** The codec of this registry. */
@@ -483,240 +323,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     /** The Hazelcast map holding pointers and inline values. */
     public IMap<Long, Object> map() {
-        return map;
+        return map.imap();
     }
 
     @Override
     public void close() {
-        try {
-            map.removeEntryListener(entryListenerId);
-            hazelcast.getCluster().removeMembershipListener(membershipListenerId);
-        } catch (RuntimeException e) {
-            LOG.debug("removing listeners on close failed (instance already down?): {}", e.toString());
-        }
+        invalidator.close();
         cache.invalidateAll();
-    }
-
-    private void invalidate(long jobId) {
-        invalidationStripes.incrementAndGet(stripe(jobId));
-        cache.invalidate(jobId);
-    }
-
-    private static int stripe(long jobId) {
-        return (int) ((jobId ^ (jobId >>> 32)) * 0x9E3779B9L >>> 22) & (INVALIDATION_STRIPES - 1);
-    }
-
-    /** Changes whenever {@code jobId} (or everything) is invalidated; both parts only grow. */
-    private long invalidationToken(long jobId) {
-        return generation.get() + invalidationStripes.get(stripe(jobId));
-    }
-
-    private Cached<T> load(long jobId, Object value, long tokenBeforeMapRead) throws JobInfoStoreException {
-        long length = value instanceof JobInfoPointer ? ((JobInfoPointer) value).payloadLength()
-                : value instanceof InlineJobInfo ? ((InlineJobInfo) value).encodedLength() : 0;
-        if (length > cacheConfig.maxEntryBytes()) {
-            return resolve(jobId, value);
-        }
-        // Single flight: concurrent loads of one job wait for the first.
-        CompletableFuture<Cached<T>> mine = new CompletableFuture<>();
-        CompletableFuture<Cached<T>> running = inFlight.putIfAbsent(jobId, mine);
-        if (running != null) {
-            return await(running);
-        }
-        try {
-            Cached<T> loaded = cache.getIfPresent(jobId);
-            if (loaded == null) {
-                loaded = resolve(jobId, value);
-                // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
-                if (invalidationToken(jobId) == tokenBeforeMapRead) {
-                    // Inserts are serialized and followed by a synchronous eviction, so the cache holds at most
-                    // max-bytes plus the one entry being inserted.
-                    synchronized (insertLock) {
-                        cache.put(jobId, loaded);
-                        cache.cleanUp();
-                    }
-                }
-            }
-            mine.complete(loaded);
-            return loaded;
-        } catch (JobInfoStoreException | RuntimeException | Error e) {
-            mine.completeExceptionally(e);
-            throw e;
-        } finally {
-            inFlight.remove(jobId, mine);
-        }
-    }
-
-    private static <T> T await(CompletableFuture<T> future) throws JobInfoStoreException {
-        try {
-            return future.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof JobInfoStoreException) {
-                throw (JobInfoStoreException) e.getCause();
-            }
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            throw e;
-        }
-    }
-
-    private Cached<T> resolve(long jobId, Object value) throws JobInfoStoreException {
-        long start = System.nanoTime();
-        try {
-            if (value instanceof JobInfoPointer) {
-                JobInfoPointer pointer = (JobInfoPointer) value;
-                JobInfoStore store = storesById.get(pointer.storeId());
-                if (store == null) {
-                    throw new JobInfoStoreException("The pointer names store '" + pointer.storeId()
-                            + "', which this registry does not know (known: " + storesById.keySet()
-                            + "); add that store's configuration as a read store", jobId, null);
-                }
-                VerifiedBlob blob = store.read(jobId);
-                if (!pointer.matches(blob.header())) {
-                    throw new CorruptBlobException("the stored blob does not match its pointer (pointer " + pointer
-                            + ", blob " + blob.header() + ")", jobId, blob.location());
-                }
-                T job = decode(jobId, pointer.codecId(), blob.payload(), blob.location());
-                return new Cached<>(pointer.initializationTimestamp(), job, weigh(blob.payload().length));
-            }
-            if (value instanceof InlineJobInfo) {
-                InlineJobInfo inline = (InlineJobInfo) value;
-                T job = decode(jobId, inline.codecId(), inline.encodedJob(), "inline:" + map.getName());
-                return new Cached<>(inline.initializationTimestamp(), job, weigh(inline.encodedLength()));
-            }
-            throw new JobInfoStoreException("The job map holds a " + value.getClass().getName()
-                    + " for this job, neither a pointer nor an inline job info", jobId, null);
-        } finally {
-            loadTimer.record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-        }
-    }
-
-    private T decode(long jobId, int codecId, byte[] payload, String location) throws JobInfoStoreException {
-        if (codecId != codec.id()) {
-            throw new JobInfoStoreException("The job was written with codec id " + codecId + " but this registry"
-                    + " decodes codec " + codec.name() + " (id " + codec.id() + "); configure the codec that wrote it",
-                    jobId, location);
-        }
-        try {
-            return codec.decode(payload);
-        } catch (CodecException e) {
-            throw new CorruptBlobException("the payload passed its checksums but cannot be decoded: "
-                    + e.getMessage(), jobId, location, e);
-        }
-    }
-
-    private String locationOf(long jobId, Object value) {
-        if (value instanceof JobInfoPointer && storesById.containsKey(((JobInfoPointer) value).storeId())) {
-            return storesById.get(((JobInfoPointer) value).storeId()).location(jobId);
-        }
-        return value instanceof InlineJobInfo ? "inline:" + map.getName() : null;
-    }
-
-    private static int weigh(long payloadLength) {
-        // payload plus a fixed allowance for the decoded object's shell
-        return (int) Math.min(Integer.MAX_VALUE, payloadLength + 256);
-    }
-
-private static final class Cached<T> {
-        private final long initializationTimestamp;
-        private final T job;
-        private final int weight;
-
-        Cached(long initializationTimestamp, T job, int weight) {
-            this.initializationTimestamp = initializationTimestamp;
-            this.job = job;
-            this.weight = weight;
-        }
-
-        public long initializationTimestamp() {
-            return initializationTimestamp;
-        }
-
-        public T job() {
-            return job;
-        }
-
-        public int weight() {
-            return weight;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            Cached<?> other = (Cached<?>) o;
-            return initializationTimestamp == other.initializationTimestamp
-                    && java.util.Objects.equals(job, other.job)
-                    && weight == other.weight;
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Long.hashCode(initializationTimestamp);
-            h = 31 * h + java.util.Objects.hashCode(job);
-            h = 31 * h + weight;
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Cached[initializationTimestamp=" + initializationTimestamp + ", job=" + job + ", weight=" + weight
-                    + "]";
-        }
-    }
-
-    private final class Invalidator implements EntryAddedListener<Long, Object>, EntryUpdatedListener<Long, Object>,
-            EntryRemovedListener<Long, Object>, EntryEvictedListener<Long, Object>,
-            EntryExpiredListener<Long, Object>, MapClearedListener, MapEvictedListener {
-        @Override
-        public void entryAdded(EntryEvent<Long, Object> event) {
-            // The add of this registry's own submit carries what that submit cached: keep it. Events of one key
-            // arrive in order, and every other event of the key clears the mark first, so an add from elsewhere
-            // (the id re-used after a removal) still invalidates.
-            if (ownAdds.remove(event.getKey()) == null) {
-                invalidate(event.getKey());
-            }
-        }
-
-        @Override
-        public void entryUpdated(EntryEvent<Long, Object> event) {
-            ownAdds.remove(event.getKey());
-            invalidate(event.getKey());
-        }
-
-        @Override
-        public void entryRemoved(EntryEvent<Long, Object> event) {
-            ownAdds.remove(event.getKey());
-            invalidate(event.getKey());
-        }
-
-        @Override
-        public void entryEvicted(EntryEvent<Long, Object> event) {
-            ownAdds.remove(event.getKey());
-            invalidate(event.getKey());
-        }
-
-        @Override
-        public void entryExpired(EntryEvent<Long, Object> event) {
-            ownAdds.remove(event.getKey());
-            invalidate(event.getKey());
-        }
-
-        @Override
-        public void mapCleared(MapEvent event) {
-            invalidateAll();
-        }
-
-        @Override
-        public void mapEvicted(MapEvent event) {
-            invalidateAll();
-        }
     }
 
     /** Configures a {@link RunningJobInfoRegistry}. */

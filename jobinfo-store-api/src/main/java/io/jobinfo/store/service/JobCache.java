@@ -1,0 +1,200 @@
+package io.jobinfo.store.service;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * This member's cache of verified, decoded jobs: a Caffeine cache bounded by payload bytes, with single-flight loads
+ * and invalidation tokens that tell a load whether its job was invalidated while it ran (then its result is served
+ * but not cached).
+ *
+ * <p>Failures: a failed load is not cached; every reader waiting on it gets the same exception.
+ *
+ * @param <T> the job description type
+ */
+final class JobCache<T> {
+
+    private static final int INVALIDATION_STRIPES = 1024;
+
+    /** Loads one job on a miss. */
+    interface Loader<T> {
+        CachedJob<T> load() throws JobInfoStoreException;
+    }
+
+    private final Cache<Long, CachedJob<T>> cache;
+    private final CacheConfig config;
+    /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
+    private final AtomicLong generation = new AtomicLong();
+    private final AtomicLongArray invalidationStripes = new AtomicLongArray(INVALIDATION_STRIPES);
+    /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
+    private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, CompletableFuture<CachedJob<T>>> inFlight = new ConcurrentHashMap<>();
+    private final Object insertLock = new Object();
+
+    JobCache(CacheConfig config) {
+        this.config = config;
+        this.cache = Caffeine.newBuilder()
+                .maximumWeight(config.maxBytes())
+                .weigher((Long k, CachedJob<T> v) -> v.weight())
+                .expireAfterAccess(config.expireAfterAccess())
+                .ticker(CoarseTicker.INSTANCE) // a hit must not pay for a clock read (see CoarseTicker)
+                // Maintenance (read-buffer draining, expiry) runs on Caffeine's default executor, off the read path:
+                // with a same-thread executor every 16th hit drained the read buffer on the caller's thread, which
+                // made a hit ~20x slower than a ConcurrentHashMap.get. The bound does not depend on it: every insert
+                // below is followed by a synchronous cleanUp() under insertLock.
+                .recordStats()
+                .build();
+    }
+
+    Cache<Long, CachedJob<T>> caffeine() {
+        return cache;
+    }
+
+    CachedJob<T> getIfPresent(long jobId) {
+        return cache.getIfPresent(jobId);
+    }
+
+    /** Changes whenever {@code jobId} (or everything) is invalidated; both parts only grow. */
+    long token(long jobId) {
+        return generation.get() + invalidationStripes.get(stripe(jobId));
+    }
+
+    /** The tokens of every job at once, for a load of many jobs from one map snapshot. */
+    Tokens tokens() {
+        long[] stripes = new long[INVALIDATION_STRIPES];
+        long gen = generation.get();
+        for (int i = 0; i < INVALIDATION_STRIPES; i++) {
+            stripes[i] = invalidationStripes.get(i);
+        }
+        return jobId -> gen + stripes[stripe(jobId)];
+    }
+
+    /** Tokens taken at one moment; see {@link #tokens()}. */
+    interface Tokens {
+        long token(long jobId);
+    }
+
+    /**
+     * The job, loaded once however many threads ask at the same time; cached if it fits and no invalidation of
+     * {@code jobId} happened since {@code tokenBeforeMapRead} was taken (before the map value was read).
+     */
+    CachedJob<T> load(long jobId, long payloadLength, long tokenBeforeMapRead, Loader<T> loader)
+            throws JobInfoStoreException {
+        if (payloadLength > config.maxEntryBytes()) {
+            return loader.load();
+        }
+        // Single flight: concurrent loads of one job wait for the first.
+        CompletableFuture<CachedJob<T>> mine = new CompletableFuture<>();
+        CompletableFuture<CachedJob<T>> running = inFlight.putIfAbsent(jobId, mine);
+        if (running != null) {
+            return await(running);
+        }
+        try {
+            CachedJob<T> loaded = cache.getIfPresent(jobId);
+            if (loaded == null) {
+                loaded = loader.load();
+                // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
+                if (token(jobId) == tokenBeforeMapRead) {
+                    insert(jobId, loaded);
+                }
+            }
+            mine.complete(loaded);
+            return loaded;
+        } catch (JobInfoStoreException | RuntimeException | Error e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            inFlight.remove(jobId, mine);
+        }
+    }
+
+    /** Caches what this member's own submit just registered (if it fits). */
+    void putSubmitted(long jobId, CachedJob<T> job, long payloadLength) {
+        if (payloadLength <= config.maxEntryBytes()) {
+            insert(jobId, job);
+        }
+    }
+
+    private void insert(long jobId, CachedJob<T> job) {
+        // Inserts are serialized and followed by a synchronous eviction, so the cache holds at most max-bytes plus
+        // the one entry being inserted.
+        synchronized (insertLock) {
+            cache.put(jobId, job);
+            cache.cleanUp();
+        }
+    }
+
+    /** The add event of this pointer will be this member's own: keep what the submit caches. */
+    void expectOwnAdd(long jobId, JobInfoPointer pointer) {
+        ownAdds.put(jobId, pointer);
+    }
+
+    /** The expected add did not happen (the put failed or found a value). */
+    void ownAddDidNotHappen(long jobId, JobInfoPointer pointer) {
+        ownAdds.remove(jobId, pointer);
+    }
+
+    /** An add event for {@code jobId}: invalidates unless it is this member's own submit. */
+    void added(long jobId) {
+        // Events of one key arrive in order, and every other event of the key clears the mark first, so an add from
+        // elsewhere (the id re-used after a removal) still invalidates.
+        if (ownAdds.remove(jobId) == null) {
+            invalidate(jobId);
+        }
+    }
+
+    /** An update, removal, eviction or expiry event for {@code jobId}. */
+    void changed(long jobId) {
+        ownAdds.remove(jobId);
+        invalidate(jobId);
+    }
+
+    void invalidate(long jobId) {
+        invalidationStripes.incrementAndGet(stripe(jobId));
+        cache.invalidate(jobId);
+    }
+
+    void invalidateAll() {
+        generation.incrementAndGet();
+        ownAdds.clear();
+        cache.invalidateAll();
+    }
+
+    CacheStats stats() {
+        return cache.stats();
+    }
+
+    long weightedSize() {
+        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+    }
+
+    long maxBytes() {
+        return config.maxBytes();
+    }
+
+    private static int stripe(long jobId) {
+        return (int) ((jobId ^ (jobId >>> 32)) * 0x9E3779B9L >>> 22) & (INVALIDATION_STRIPES - 1);
+    }
+
+    private static <T> T await(CompletableFuture<T> future) throws JobInfoStoreException {
+        try {
+            return future.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof JobInfoStoreException) {
+                throw (JobInfoStoreException) e.getCause();
+            }
+            if (e.getCause() instanceof RuntimeException) {
+                throw (RuntimeException) e.getCause();
+            }
+            throw e;
+        }
+    }
+}

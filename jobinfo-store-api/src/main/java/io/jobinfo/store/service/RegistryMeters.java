@@ -1,0 +1,53 @@
+package io.jobinfo.store.service;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.cache.CaffeineCacheMetrics;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The registry's meters, all tagged {@code map=<map name>}: the cache's (Caffeine statistics as {@code cache.*} and
+ * {@code jobinfo.cache.weight.bytes}), {@code jobinfo.submit}, {@code jobinfo.load}, {@code jobinfo.restore},
+ * {@code jobinfo.restore.failures} and {@code jobinfo.remove.blob.delete.failures}. Recording never fails.
+ */
+final class RegistryMeters {
+
+    private final Timer submitTimer;
+    private final Timer loadTimer;
+    private final Timer restoreTimer;
+    private final Counter restoreFailures;
+    private final Counter blobDeleteFailures;
+
+    RegistryMeters(MeterRegistry meters, String mapTag, JobCache<?> cache) {
+        CaffeineCacheMetrics.monitor(meters, cache.caffeine(), "jobinfo", "map", mapTag);
+        Gauge.builder("jobinfo.cache.weight.bytes", cache, JobCache::weightedSize)
+                .tag("map", mapTag).description("payload bytes held by the job info cache").register(meters);
+        this.submitTimer = Timer.builder("jobinfo.submit").tag("map", mapTag).register(meters);
+        this.loadTimer = Timer.builder("jobinfo.load").tag("map", mapTag)
+                .description("cache misses: pointer to verified, decoded job").register(meters);
+        this.restoreTimer = Timer.builder("jobinfo.restore").tag("map", mapTag).register(meters);
+        this.restoreFailures = Counter.builder("jobinfo.restore.failures").tag("map", mapTag).register(meters);
+        this.blobDeleteFailures = Counter.builder("jobinfo.remove.blob.delete.failures").tag("map", mapTag)
+                .description("blobs left for GC because their delete failed").register(meters);
+    }
+
+    void submitted(long startNanos) {
+        submitTimer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void loaded(long startNanos) {
+        loadTimer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    void restored(Duration took, int failures) {
+        restoreTimer.record(took);
+        restoreFailures.increment(failures);
+    }
+
+    void blobDeleteFailed() {
+        blobDeleteFailures.increment();
+    }
+}
