@@ -24,10 +24,13 @@ final class FencingProcessors {
 
     static final byte PUT_IF_ABSENT = 1;
     static final byte REMOVE = 2;
+    /** Replaces a registered value (not a marker) with the {@link DeleteMarker} carried as value. */
+    static final byte CLAIM = 3;
 
     /**
-     * A pointer write or removal on the job's own key, refused if the writer's epoch is older than the fence of the
-     * key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or {@link Rejected}.
+     * A pointer write, removal or delete claim on the job's own key, refused if the writer's epoch is older than the
+     * fence of the key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or
+     * {@link Rejected}.
      */
     static final class FencedPointerOp implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable,
             HazelcastInstanceAware {
@@ -76,6 +79,11 @@ final class FencingProcessors {
             Object previous = entry.getValue();
             if (op == PUT_IF_ABSENT) {
                 if (previous == null) {
+                    entry.setValue(value);
+                    changed = true;
+                }
+            } else if (op == CLAIM) {
+                if (previous != null && !(previous instanceof DeleteMarker)) {
                     entry.setValue(value);
                     changed = true;
                 }
@@ -138,7 +146,7 @@ final class FencingProcessors {
 
         @Override
         public Object process(Map.Entry<Long, Object> entry) {
-            entry.setValue(op == PUT_IF_ABSENT ? value : null);
+            entry.setValue(op == REMOVE ? null : value);
             return null;
         }
 

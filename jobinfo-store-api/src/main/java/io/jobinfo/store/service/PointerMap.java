@@ -2,6 +2,9 @@ package io.jobinfo.store.service;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -57,17 +60,53 @@ final class PointerMap {
                 fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.REMOVE, null));
     }
 
-    /** A snapshot of every entry (a cluster-wide call). */
-    Set<Map.Entry<Long, Object>> entries() {
-        return map.entrySet();
+    /**
+     * Claims {@code jobId} for deletion: replaces the registered value (a pointer or an inline job) with
+     * {@code marker}, atomically (a compare-and-set, fenced when this map is). Returns the value replaced;
+     * {@code null} or a {@link DeleteMarker} if nothing was registered (nothing changed); or a Rejected.
+     */
+    Object claim(long jobId, DeleteMarker marker, long writerEpoch) {
+        if (fence != null) {
+            return map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                    fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.CLAIM, marker));
+        }
+        while (true) {
+            Object current = map.get(jobId);
+            if (current == null || current instanceof DeleteMarker) {
+                return current;
+            }
+            if (map.replace(jobId, current, marker)) {
+                return current;
+            }
+            // changed between the read and the compare-and-set: look again
+        }
     }
 
+    /** Removes {@code marker} if it is still the value of {@code jobId}; returns whether it was. */
+    boolean release(long jobId, DeleteMarker marker) {
+        return map.remove(jobId, marker);
+    }
+
+    /** A snapshot of every registered entry (a cluster-wide call); delete markers (no job) are left out. */
+    List<Map.Entry<Long, Object>> entries() {
+        List<Map.Entry<Long, Object>> out = new ArrayList<>();
+        for (Map.Entry<Long, Object> e : map.entrySet()) {
+            if (!(e.getValue() instanceof DeleteMarker)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Ids of every registered job; ids under a delete marker (no job) are left out. */
+    @SuppressWarnings("unchecked")
     Set<Long> keys() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet()));
+        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet(
+                Predicates.not(Predicates.instanceOf(DeleteMarker.class)))));
     }
 
     int size() {
-        return map.size();
+        return keys().size();
     }
 
     boolean fencing() {

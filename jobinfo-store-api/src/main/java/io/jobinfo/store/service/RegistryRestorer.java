@@ -45,7 +45,7 @@ final class RegistryRestorer<T> {
     RestoreReport restoreAll(JobRestorer<T> restorer) {
         long start = System.nanoTime();
         JobCache.Tokens tokens = cache.tokens();
-        List<Map.Entry<Long, Object>> entries = new ArrayList<>(map.entries());
+        List<Map.Entry<Long, Object>> entries = map.entries(); // without delete markers: no job
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         boolean complete = pool.forEach(entries, entry -> {
