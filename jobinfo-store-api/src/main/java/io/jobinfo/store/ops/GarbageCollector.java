@@ -149,7 +149,7 @@ public final class GarbageCollector {
             }
         }
         interrupted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
-        List<ClusterIncident> heldBy = delete ? openIncidents(startedAt) : Collections.<ClusterIncident>emptyList();
+        List<ClusterIncident> heldBy = openIncidents(startedAt); // a dry run reports what would hold
         List<StoredBlob> deleted = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         List<Long> finished = new ArrayList<>();

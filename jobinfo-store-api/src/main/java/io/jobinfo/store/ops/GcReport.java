@@ -53,7 +53,8 @@ public final class GcReport {
      *                             unless the marker is older than the grace period)
      * @param interruptedDeletions markers older than the grace period (deletions whose deleter crashed or failed)
      * @param finishedDeletions    job ids whose interrupted deletion this run finished (blob gone, marker removed)
-     * @param heldBy               open incidents that made a deleting run delete nothing (empty: not held)
+     * @param heldBy               open incidents: a deleting run deleted nothing because of them (a dry run lists
+     *                             what would hold a deleting run); empty: not held
      */
     public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
             List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
