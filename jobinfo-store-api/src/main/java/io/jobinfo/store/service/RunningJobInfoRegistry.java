@@ -38,6 +38,15 @@ import org.slf4j.LoggerFactory;
  * pointer write whose synchronous backup was never acknowledged as if it had been, and a crash of that one member can
  * lose an acknowledged job.
  *
+ * <p><b>Deletion claims.</b> Nothing deletes a blob without first claiming its job id in the map with a
+ * {@link DeleteMarker} ({@link #remove}, GC, the migrator's cleanup), so no pointer is ever left without its blob. A
+ * submit whose pointer write meets a claim waits for it ({@link Builder#claimWait}) and then writes blob and pointer
+ * again, or fails with {@link JobIdClaimedException}. Every read takes a marker for "no job".
+ *
+ * <p><b>Partition loss.</b> The registry installs a {@link PartitionLossMonitor} on its member: a lost partition of
+ * the map or a healed split brain is recorded cluster-wide ({@link IncidentLog}), and GC holds its deletes until an
+ * operator has rebuilt the lost pointers from the store and acknowledged.
+ *
  * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads; blobs above
  * {@code max-entry-bytes} are served but not cached). A cache hit makes no network call. Blobs are verified (length,
  * CRC32C, SHA-256, and against the pointer) before they are cached or returned. The map may hold
