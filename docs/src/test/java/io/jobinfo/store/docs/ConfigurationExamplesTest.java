@@ -141,7 +141,7 @@ class ConfigurationExamplesTest {
         Map<String, JobInfoStoreFactory> factories = JobInfoStores.factories(getClass().getClassLoader());
         assertThat(factories).containsKeys("local", "hdfs", "s3");
         for (String core : List.of("type", "namespace", "store-id", "cache.max-bytes", "cache.max-entry-bytes",
-                "cache.expire-after-access", "plugin-config")) {
+                "cache.expire-after-access", "cache.max-staleness", "plugin-config")) {
             assertThat(page).as("core key %s", core).contains("| `" + core + "` |");
         }
         Set<String> known = new java.util.HashSet<>();

@@ -10,6 +10,7 @@ import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.StoreNaming;
@@ -99,6 +100,41 @@ class GarbageCollectorTest {
         assertThat(report.deleted()).isEmpty();
         assertThat(report.savedByRecheck()).isEqualTo(1);
         assertThat(Files.exists(store.path(7))).isTrue();
+    }
+
+    @Test
+    void gcAndVerifyCallExactlyTheSameBlobsOrphans() throws Exception {
+        LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
+        String mapName = "gc-verify-" + System.nanoTime();
+        IMap<Long, Object> map = cluster.master().getMap(mapName);
+        JobGenerator gen = new JobGenerator(3);
+        try (RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry
+                .builder(cluster.master(), store, CODEC).mapName(mapName).build()) {
+            registry.submit(1, gen.generate(1, 5000));                 // referenced by a pointer
+        }
+        map.put(2L, new InlineJobInfo(1, CODEC.id(), CODEC.encode(gen.generate(2, 5000))));
+        writeBlob(store, 2);                                            // id registered (inline value)
+        byte[] payload = "job 8".getBytes();
+        map.put(8L, new JobInfoPointer(8, 1, "elsewhere", BlobEnvelope.headerFor(8, 1, payload)));
+        writeBlob(store, 8);                                            // id registered (pointer to another store)
+        writeBlob(store, 3);                                            // orphan
+        writeBlob(store, 4);                                            // unreferenced, young
+        Instant now = Instant.parse("2026-11-30T12:00:00Z");
+        for (long id : new long[] {1, 2, 3, 8}) {
+            Files.setLastModifiedTime(store.path(id), FileTime.from(now.minus(Duration.ofHours(3))));
+        }
+        Files.setLastModifiedTime(store.path(4), FileTime.from(now.minus(Duration.ofMinutes(10))));
+        Clock clock = Clock.fixed(now, ZoneOffset.UTC);
+
+        GcReport gc = new GarbageCollector(map, store, Duration.ofHours(1), clock).run(false, b -> { });
+        Verifier.Report verify = new Verifier(map, store, 2, clock, new OrphanRule(Duration.ofHours(1)))
+                .run(id -> { });
+
+        assertThat(gc.orphans()).extracting(StoredBlob::jobId).containsExactly(3L);
+        assertThat(verify.orphans()).as("unreferenced blobs, young ones included").extracting(StoredBlob::jobId)
+                .containsExactly(3L, 4L);
+        assertThat(verify.orphans().stream().filter(verify::pastGrace)).extracting(StoredBlob::jobId)
+                .as("what verify counts as orphans is exactly what gc would delete").containsExactly(3L);
     }
 
     private static void writeBlob(LocalJobInfoStore store, long jobId) throws Exception {

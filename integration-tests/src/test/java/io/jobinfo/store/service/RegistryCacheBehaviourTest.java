@@ -82,6 +82,62 @@ class RegistryCacheBehaviourTest {
     }
 
     @Test
+    void concurrentReadersOfAJobTooBigToCacheShareOneStoreRead() throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
+        ReadCountingStore store = new ReadCountingStore(LocalJobInfoStore.open(dir.resolve("big-single-flight"),
+                null, true, true));
+        try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+                .builder(cluster.nonMaster(), store, CODEC).mapName("big-single-flight").cache(cache)
+                .meterRegistry(meters).build()) {
+            JobImmutableInformation big = new JobGenerator(9).generate(78, 400_000);
+            r.submit(78, big);
+            int readers = 12;
+            List<Thread> threads = new ArrayList<>();
+            List<Future<JobImmutableInformation>> results = new ArrayList<>();
+            CyclicBarrier start = new CyclicBarrier(readers);
+            // the first store read is held until every other reader waits for the load in flight (or 10 s passed)
+            store.holdFirstRead(() -> threads.size() == readers && threads.stream()
+                    .filter(RegistryCacheBehaviourTest::waitsForALoadInFlight).count() == readers - 1, 10_000);
+            ExecutorService pool = Executors.newFixedThreadPool(readers, task -> {
+                Thread t = new Thread(task);
+                synchronized (threads) {
+                    threads.add(t);
+                }
+                return t;
+            });
+            try {
+                for (int i = 0; i < readers; i++) {
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return r.get(78).orElseThrow();
+                    }));
+                }
+                for (Future<JobImmutableInformation> f : results) {
+                    assertThat(f.get(1, TimeUnit.MINUTES)).isEqualTo(big);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            assertThat(store.reads()).as("store reads of %d concurrent readers", readers).isEqualTo(1);
+            assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(1);
+            assertThat(r.cachedBytes()).as("too big to cache").isZero();
+        }
+    }
+
+    /** Whether {@code t} is parked waiting for another thread's load (a CompletableFuture, from the registry). */
+    private static boolean waitsForALoadInFlight(Thread t) {
+        boolean joining = false;
+        boolean inRegistry = false;
+        for (StackTraceElement e : t.getStackTrace()) {
+            joining |= e.getClassName().equals("java.util.concurrent.CompletableFuture")
+                    && (e.getMethodName().equals("join") || e.getMethodName().equals("get"));
+            inRegistry |= e.getClassName().startsWith("io.jobinfo.store.service.");
+        }
+        return joining && inRegistry;
+    }
+
+    @Test
     void theMapEventOfAnOwnSubmitKeepsWhatTheSubmitCachedButOtherChangesEvictIt() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("own-adds", CacheConfig.defaults(),

@@ -9,20 +9,36 @@ public final class CacheConfig {
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
     public static final long DEFAULT_MAX_ENTRY_BYTES = 16L << 20;
     public static final Duration DEFAULT_EXPIRE_AFTER_ACCESS = Duration.ofMinutes(30);
+    /** Default of {@link #maxStaleness()}: 5 seconds. */
+    public static final Duration DEFAULT_MAX_STALENESS = Duration.ofSeconds(5);
 
     private final long maxBytes;
     private final long maxEntryBytes;
     private final Duration expireAfterAccess;
+    private final Duration maxStaleness;
+
+    /** A cache whose {@link #maxStaleness()} is {@link #DEFAULT_MAX_STALENESS}. */
+    public CacheConfig(long maxBytes, long maxEntryBytes, Duration expireAfterAccess) {
+        this(maxBytes, maxEntryBytes, expireAfterAccess, DEFAULT_MAX_STALENESS);
+    }
 
     /**
      * @param maxBytes      the most payload bytes the cache holds (default 64 MiB)
      * @param maxEntryBytes blobs larger than this are served but never cached (default 16 MiB, at most maxBytes)
      * @param expireAfterAccess entries unused this long are dropped (default 30 minutes)
+     * @param maxStaleness  how long a cached job may be served without confirming with the map that its pointer is
+     *                      unchanged (default 5 s; zero: every read confirms); bounds how long a removed or replaced
+     *                      job can be served when the map's invalidation event is lost
+     * @throws IllegalArgumentException maxStaleness is negative
      */
-    public CacheConfig(long maxBytes, long maxEntryBytes, Duration expireAfterAccess) {
+    public CacheConfig(long maxBytes, long maxEntryBytes, Duration expireAfterAccess, Duration maxStaleness) {
         this.maxBytes = maxBytes;
         this.maxEntryBytes = maxEntryBytes;
         this.expireAfterAccess = expireAfterAccess;
+        this.maxStaleness = java.util.Objects.requireNonNull(maxStaleness, "maxStaleness");
+        if (maxStaleness.isNegative()) {
+            throw new IllegalArgumentException("cache max-staleness must not be negative: " + maxStaleness);
+        }
     }
 
     public long maxBytes() {
@@ -35,6 +51,11 @@ public final class CacheConfig {
 
     public Duration expireAfterAccess() {
         return expireAfterAccess;
+    }
+
+    /** See {@link #CacheConfig(long, long, Duration, Duration)}. */
+    public Duration maxStaleness() {
+        return maxStaleness;
     }
 
     public static CacheConfig defaults() {
@@ -52,7 +73,8 @@ public final class CacheConfig {
         CacheConfig other = (CacheConfig) o;
         return maxBytes == other.maxBytes
                 && maxEntryBytes == other.maxEntryBytes
-                && java.util.Objects.equals(expireAfterAccess, other.expireAfterAccess);
+                && java.util.Objects.equals(expireAfterAccess, other.expireAfterAccess)
+                && maxStaleness.equals(other.maxStaleness);
     }
 
     @Override
@@ -61,12 +83,13 @@ public final class CacheConfig {
         h = 31 * h + Long.hashCode(maxBytes);
         h = 31 * h + Long.hashCode(maxEntryBytes);
         h = 31 * h + java.util.Objects.hashCode(expireAfterAccess);
+        h = 31 * h + maxStaleness.hashCode();
         return h;
     }
 
     @Override
     public String toString() {
         return "CacheConfig[maxBytes=" + maxBytes + ", maxEntryBytes=" + maxEntryBytes
-                + ", expireAfterAccess=" + expireAfterAccess + "]";
+                + ", expireAfterAccess=" + expireAfterAccess + ", maxStaleness=" + maxStaleness + "]";
     }
 }

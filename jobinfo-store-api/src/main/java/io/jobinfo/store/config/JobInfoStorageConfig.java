@@ -34,6 +34,7 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  *     max-bytes: 64MiB
  *     max-entry-bytes: 16MiB
  *     expire-after-access: PT30M
+ *     max-staleness: PT5S       # a removed or replaced job is served at most this long (+100 ms)
  *   plugin-config:              # backend options, passed to the backend as strings
  *     s3.bucket: jobinfo
  * </pre>
@@ -47,7 +48,7 @@ public final class JobInfoStorageConfig {
     private static final Set<String> KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
             Arrays.asList("type", "namespace", "store-id", "cache", "plugin-config")));
     private static final Set<String> CACHE_KEYS = Collections.unmodifiableSet(new LinkedHashSet<>(
-            Arrays.asList("max-bytes", "max-entry-bytes", "expire-after-access")));
+            Arrays.asList("max-bytes", "max-entry-bytes", "expire-after-access", "max-staleness")));
     private static final Pattern STORE_ID = Pattern.compile("[A-Za-z0-9_-]{1,16}");
     private static final Pattern TYPE = Pattern.compile("[a-z][a-z0-9-]*");
 
@@ -406,6 +407,20 @@ public final class JobInfoStorageConfig {
                             + "' is not an ISO-8601 duration; write PT30M for 30 minutes");
                 }
             }
+            Duration staleness = CacheConfig.DEFAULT_MAX_STALENESS;
+            if (rawCache.containsKey("max-staleness")) {
+                try {
+                    staleness = Duration.parse(String.valueOf(rawCache.get("max-staleness")));
+                    if (staleness.isNegative()) {
+                        problems.add(SECTION + ".cache.max-staleness: must not be negative, such as PT5S (PT0S"
+                                + " confirms every read with the map)");
+                        staleness = CacheConfig.DEFAULT_MAX_STALENESS;
+                    }
+                } catch (DateTimeParseException e) {
+                    problems.add(SECTION + ".cache.max-staleness: '" + rawCache.get("max-staleness")
+                            + "' is not an ISO-8601 duration; write PT5S for 5 seconds");
+                }
+            }
             if (maxBytes < 0 || maxEntry < 0 || expire.isNegative() || expire.isZero()) {
                 CacheConfig d = CacheConfig.defaults();
                 maxBytes = d.maxBytes();
@@ -414,7 +429,8 @@ public final class JobInfoStorageConfig {
             }
             boolean usableType = type != null && TYPE.matcher(type).matches();
             return new Parsed(new JobInfoStorageConfig(usableType ? type : "", namespace == null ? "" : namespace,
-                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire), pluginConfig), problems);
+                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire, staleness), pluginConfig),
+                    problems);
         }
     }
 }

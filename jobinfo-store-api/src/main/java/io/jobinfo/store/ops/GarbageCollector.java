@@ -44,7 +44,9 @@ import java.util.function.Consumer;
  * and acknowledges. If the log cannot be read, the run holds too.
  *
  * <p>Blobs younger than the grace period are never touched: that covers submits in flight (blob written, pointer not
- * yet). The grace period must exceed the longest time a submit may take, retries included.
+ * yet). The grace period must exceed the longest time a submit may take, retries included. What counts as an orphan
+ * is decided by {@link OrphanRule}, the rule {@link Verifier} reports by (a job id under a delete marker counts as
+ * not registered; its blob is being deleted by the marker's deleter).
  */
 public final class GarbageCollector {
 
@@ -56,6 +58,7 @@ public final class GarbageCollector {
     private final IMap<Long, Object> map;
     private final JobInfoStore store;
     private final Duration grace;
+    private final OrphanRule rule;
     private final Clock clock;
     private volatile Observer observer = Observer.NONE;
     private volatile IncidentLog incidents;
@@ -81,9 +84,7 @@ public final class GarbageCollector {
         this.store = Objects.requireNonNull(store, "store");
         this.grace = Objects.requireNonNull(grace, "grace");
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (grace.isNegative()) {
-            throw new IllegalArgumentException("grace period must not be negative: " + grace);
-        }
+        this.rule = new OrphanRule(grace);
     }
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace) {
@@ -130,16 +131,25 @@ public final class GarbageCollector {
             if (!blob.incomplete()) {
                 blobsById.put(blob.jobId(), blob);
             }
-            if (!blob.incomplete() && registered.contains(blob.jobId())) {
-                referenced++;
-            } else if (!blob.incomplete() && markers.containsKey(blob.jobId())) {
+            if (!blob.incomplete() && markers.containsKey(blob.jobId())) {
                 claimed++; // a deletion is in progress (or interrupted: finished below)
-            } else if (!blob.lastModified().isBefore(cutoff)) {
-                young++;
-            } else if (blob.incomplete()) {
-                leftovers.add(blob);
-            } else {
-                orphans.add(blob);
+                continue;
+            }
+            switch (rule.classify(blob, registered.contains(blob.jobId()), startedAt)) {
+                case REFERENCED:
+                    referenced++;
+                    break;
+                case YOUNG:
+                    young++;
+                    break;
+                case LEFTOVER:
+                    leftovers.add(blob);
+                    break;
+                case ORPHAN:
+                    orphans.add(blob);
+                    break;
+                default:
+                    throw new IllegalStateException("unknown verdict");
             }
         }
         List<DeleteMarker> interrupted = new ArrayList<>();

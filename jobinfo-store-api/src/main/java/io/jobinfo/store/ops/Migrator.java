@@ -1,6 +1,7 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
@@ -19,10 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -286,77 +284,40 @@ public final class Migrator {
         AtomicInteger retries = new AtomicInteger();
         AtomicLong bytes = new AtomicLong();
         AtomicLong freed = new AtomicLong();
-        AtomicInteger next = new AtomicInteger();
-        int threads = Math.max(1, Math.min(parallelism, keys.size()));
-        AtomicInteger threadNo = new AtomicInteger();
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "jobinfo-" + direction.name().toLowerCase() + "-" + threadNo.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
-        boolean interrupted = false;
-        try {
-            List<Future<?>> workers = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                workers.add(pool.submit(() -> {
-                    int index;
-                    while (!cancelled.get() && (index = next.getAndIncrement()) < keys.size()) {
-                        long jobId = keys.get(index);
-                        EntryResult result;
-                        try {
-                            result = direction == Direction.MIGRATE ? migrateOne(jobId, dryRun)
-                                    : rollbackOne(jobId, dryRun);
-                        } catch (RuntimeException e) {
-                            result = new EntryResult(jobId, Outcome.FAILED, Reason.CLUSTER_FAILED, e.toString()
-                                    + "; the entry is unchanged or converted completely, rerun to finish", 0, 0, 1);
-                        }
-                        processed.incrementAndGet();
-                        retries.addAndGet(Math.max(0, result.attempts() - 1));
-                        switch (result.outcome()) {
-                            case CONVERTED:
-                                converted.incrementAndGet();
-                                bytes.addAndGet(result.payloadBytes());
-                                freed.addAndGet(result.heapFreedPerCopy());
-                                break;
-                            case SKIPPED:
-                                skipped.add(result);
-                                break;
-                            case FAILED:
-                                failed.add(result);
-                                LOG.warn("job {}: not {}: {}", jobId, direction == Direction.MIGRATE ? "migrated"
-                                        : "rolled back", result.describe());
-                                break;
-                            default:
-                                throw new IllegalStateException("unknown outcome " + result.outcome());
-                        }
-                        listener.entryDone(result);
-                    }
-                }));
-            }
-            for (Future<?> worker : workers) {
-                while (true) {
-                    try {
-                        worker.get();
-                        break;
-                    } catch (InterruptedException e) {
-                        // finish the entries in progress (each is short), examine no more
-                        interrupted = true;
-                        cancelled.set(true);
-                    }
-                }
-            }
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new IllegalStateException("migration worker failed unexpectedly", e.getCause());
-        } finally {
-            pool.shutdown();
+        WorkerPool pool = new WorkerPool("jobinfo-" + direction.name().toLowerCase(Locale.ROOT), parallelism);
+        // An interruption stops the run like cancel(): the entries in progress finish, no more are examined, the
+        // report says so and the interrupt flag stays set.
+        boolean complete = pool.forEach(keys, cancelled::get, jobId -> {
+            EntryResult result;
             try {
-                pool.awaitTermination(1, TimeUnit.MINUTES);
-            } catch (InterruptedException e) {
-                interrupted = true;
+                result = direction == Direction.MIGRATE ? migrateOne(jobId, dryRun) : rollbackOne(jobId, dryRun);
+            } catch (RuntimeException e) {
+                result = new EntryResult(jobId, Outcome.FAILED, Reason.CLUSTER_FAILED, e.toString()
+                        + "; the entry is unchanged or converted completely, rerun to finish", 0, 0, 1);
             }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            processed.incrementAndGet();
+            retries.addAndGet(Math.max(0, result.attempts() - 1));
+            switch (result.outcome()) {
+                case CONVERTED:
+                    converted.incrementAndGet();
+                    bytes.addAndGet(result.payloadBytes());
+                    freed.addAndGet(result.heapFreedPerCopy());
+                    break;
+                case SKIPPED:
+                    skipped.add(result);
+                    break;
+                case FAILED:
+                    failed.add(result);
+                    LOG.warn("job {}: not {}: {}", jobId, direction == Direction.MIGRATE ? "migrated"
+                            : "rolled back", result.describe());
+                    break;
+                default:
+                    throw new IllegalStateException("unknown outcome " + result.outcome());
             }
+            listener.entryDone(result);
+        });
+        if (!complete) {
+            cancelled.set(true);
         }
         List<EntryResult> skippedSorted = new ArrayList<>(skipped);
         skippedSorted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));

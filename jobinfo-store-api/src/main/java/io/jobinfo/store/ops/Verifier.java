@@ -1,6 +1,7 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
@@ -18,19 +19,19 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.HashSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
  * Checks a job map against its store: every pointer resolves to a blob whose envelope verifies (length, CRC32C,
- * SHA-256) and matches the pointer; lists inline values left in the map, blobs no pointer references (orphans, each
- * re-checked against the map before it is reported, so a job submitted during the run is not one) and leftovers of
- * interrupted writes. Reads only.
+ * SHA-256) and matches the pointer; lists inline values left in the map, blobs whose job id has no map value
+ * (unreferenced, each re-checked against the map before it is reported, so a job submitted during the run is not one)
+ * and leftovers of interrupted writes. Reads only.
+ *
+ * <p>Whether an unreferenced blob or a leftover counts as an orphan (old enough) is decided by the {@link OrphanRule}
+ * the verifier is given, the same rule {@link GarbageCollector} deletes by: {@link Report#pastGrace} tells. The map
+ * entries are checked on a {@link WorkerPool}; see there for interruption and failure.
  */
 public final class Verifier {
 
@@ -45,6 +46,14 @@ public final class Verifier {
         private final List<InlineEntry> inline;
         private final List<StoredBlob> orphans;
         private final List<StoredBlob> incomplete;
+        private final Duration grace;
+
+        /** A report whose grace period is zero. See {@link #Report(Instant, int, int, List, List, List, List,
+         * Duration)}. */
+        public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
+                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
+            this(startedAt, entries, validPointers, broken, inline, orphans, incomplete, Duration.ZERO);
+        }
 
         /**
          * @param startedAt    when the run began (ages count back from here)
@@ -53,11 +62,12 @@ public final class Verifier {
          * @param broken       pointers (or unreadable values) whose blob is missing, corrupt, mismatched or in a store
          * not configured
          * @param inline       inline values still in the map
-         * @param orphans      complete blobs that no pointer references
-         * @param incomplete   leftovers of interrupted writes
+         * @param orphans      complete blobs whose job id has no map value, young ones included
+         * @param incomplete   leftovers of interrupted writes, young ones included
+         * @param grace        the grace period of the {@link OrphanRule} the run used
          */
         public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
-                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
+                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete, Duration grace) {
             broken = Collections.unmodifiableList(new ArrayList<>(broken));
             inline = Collections.unmodifiableList(new ArrayList<>(inline));
             orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
@@ -69,6 +79,22 @@ public final class Verifier {
             this.inline = inline;
             this.orphans = orphans;
             this.incomplete = incomplete;
+            this.grace = Objects.requireNonNull(grace, "grace");
+        }
+
+        /** The grace period of the rule this run classified by. */
+        public Duration grace() {
+            return grace;
+        }
+
+        /**
+         * Whether {@code blob}, one of {@link #orphans()} or {@link #incomplete()}, is older than the grace period:
+         * an orphan or a leftover by the {@link OrphanRule}, which {@code gc --delete} would remove. A younger one
+         * may belong to a submit in flight.
+         */
+        public boolean pastGrace(StoredBlob blob) {
+            OrphanRule.Verdict v = new OrphanRule(grace).classify(blob, false, startedAt);
+            return v == OrphanRule.Verdict.ORPHAN || v == OrphanRule.Verdict.LEFTOVER;
         }
 
         public Instant startedAt() {
@@ -114,7 +140,8 @@ public final class Verifier {
                     && java.util.Objects.equals(broken, other.broken)
                     && java.util.Objects.equals(inline, other.inline)
                     && java.util.Objects.equals(orphans, other.orphans)
-                    && java.util.Objects.equals(incomplete, other.incomplete);
+                    && java.util.Objects.equals(incomplete, other.incomplete)
+                    && grace.equals(other.grace);
         }
 
         @Override
@@ -127,6 +154,7 @@ public final class Verifier {
             h = 31 * h + java.util.Objects.hashCode(inline);
             h = 31 * h + java.util.Objects.hashCode(orphans);
             h = 31 * h + java.util.Objects.hashCode(incomplete);
+            h = 31 * h + grace.hashCode();
             return h;
         }
 
@@ -134,7 +162,7 @@ public final class Verifier {
         public String toString() {
             return "Report[startedAt=" + startedAt + ", entries=" + entries + ", validPointers=" + validPointers
                     + ", broken=" + broken + ", inline=" + inline + ", orphans=" + orphans
-                    + ", incomplete=" + incomplete + "]";
+                    + ", incomplete=" + incomplete + ", grace=" + grace + "]";
         }
     }
 
@@ -238,17 +266,28 @@ public final class Verifier {
 
     private final IMap<Long, Object> map;
     private final JobInfoStore store;
-    private final int parallelism;
+    private final WorkerPool pool;
     private final Clock clock;
+    private final OrphanRule rule;
 
-    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock) {
+    /**
+     * @param rule decides which unreferenced blobs and leftovers are past their grace period ({@link
+     *             Report#pastGrace})
+     */
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock, OrphanRule rule) {
         this.map = Objects.requireNonNull(map, "map");
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.rule = Objects.requireNonNull(rule, "rule");
         if (parallelism < 1 || parallelism > 64) {
             throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
         }
-        this.parallelism = parallelism;
+        this.pool = new WorkerPool("jobinfo-verify", parallelism);
+    }
+
+    /** A verifier whose orphan rule has a grace period of zero (every unreferenced blob is past it). */
+    public Verifier(IMap<Long, Object> map, JobInfoStore store, int parallelism, Clock clock) {
+        this(map, store, parallelism, clock, new OrphanRule(Duration.ZERO));
     }
 
     public Verifier(IMap<Long, Object> map, JobInfoStore store) {
@@ -258,6 +297,8 @@ public final class Verifier {
     /**
      * @param progress called once per map entry examined, from worker threads
      * @throws JobInfoStoreException the store cannot be listed
+     * @throws IllegalStateException the calling thread was interrupted (the checks in progress were finished, the
+     *     interrupt flag is set)
      */
     public Report run(Consumer<Long> progress) throws JobInfoStoreException {
         Instant startedAt = clock.instant();
@@ -266,49 +307,24 @@ public final class Verifier {
         List<StoredBlob> listed = store.list();
         List<Long> keys = new ArrayList<>(map.keySet());
         Collections.sort(keys);
-        Set<Long> pointerIds = ConcurrentHashMap.newKeySet();
         List<Problem> broken = Collections.synchronizedList(new ArrayList<>());
         List<InlineEntry> inline = Collections.synchronizedList(new ArrayList<>());
         AtomicInteger valid = new AtomicInteger();
-        AtomicInteger next = new AtomicInteger();
-        int threads = Math.max(1, Math.min(parallelism, keys.size()));
-        ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "jobinfo-verify");
-            t.setDaemon(true);
-            return t;
+        boolean complete = pool.forEach(keys, jobId -> {
+            check(jobId, broken, inline, valid);
+            progress.accept(jobId);
         });
-        try {
-            List<Future<?>> workers = new ArrayList<>();
-            for (int i = 0; i < threads; i++) {
-                workers.add(pool.submit(() -> {
-                    int index;
-                    while ((index = next.getAndIncrement()) < keys.size()) {
-                        long jobId = keys.get(index);
-                        check(jobId, pointerIds, broken, inline, valid);
-                        progress.accept(jobId);
-                    }
-                }));
-            }
-            for (Future<?> w : workers) {
-                w.get();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("verify interrupted", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException) {
-                throw (RuntimeException) e.getCause();
-            }
-            throw new IllegalStateException("verify worker failed", e.getCause());
-        } finally {
-            pool.shutdownNow();
+        if (!complete) {
+            throw new IllegalStateException("verify interrupted");
         }
+        Set<Long> registered = new HashSet<>(keys);
         List<StoredBlob> orphans = new ArrayList<>();
         List<StoredBlob> incomplete = new ArrayList<>();
         for (StoredBlob blob : listed) {
             if (blob.incomplete()) {
                 incomplete.add(blob);
-            } else if (!pointerIds.contains(blob.jobId()) && isOrphanNow(blob)) {
+            } else if (rule.classify(blob, registered.contains(blob.jobId()), startedAt)
+                    != OrphanRule.Verdict.REFERENCED && isUnreferencedNow(blob)) {
                 orphans.add(blob);
             }
         }
@@ -316,11 +332,10 @@ public final class Verifier {
         inline.sort(Comparator.comparingLong(InlineEntry::jobId));
         orphans.sort(Comparator.comparingLong(StoredBlob::jobId));
         incomplete.sort(Comparator.comparingLong(StoredBlob::jobId));
-        return new Report(startedAt, keys.size(), valid.get(), broken, inline, orphans, incomplete);
+        return new Report(startedAt, keys.size(), valid.get(), broken, inline, orphans, incomplete, rule.grace());
     }
 
-    private void check(long jobId, Set<Long> pointerIds, List<Problem> broken, List<InlineEntry> inline,
-                       AtomicInteger valid) {
+    private void check(long jobId, List<Problem> broken, List<InlineEntry> inline, AtomicInteger valid) {
         Object value;
         try {
             value = map.get(jobId);
@@ -347,7 +362,6 @@ public final class Verifier {
                     + "'; verify with that store's configuration"));
             return;
         }
-        pointerIds.add(jobId);
         try {
             VerifiedBlob blob = store.read(jobId);
             if (!pointer.matches(blob.header())) {
@@ -358,8 +372,7 @@ public final class Verifier {
             valid.incrementAndGet();
         } catch (JobInfoStoreException e) {
             if (!stillPointsTo(jobId, pointer)) {
-                pointerIds.remove(jobId); // removed or replaced meanwhile; its blob went with it
-                return;
+                return; // removed or replaced meanwhile; its blob went with it
             }
             broken.add(new Problem(jobId, store.location(jobId), e.getMessage()));
         }
@@ -373,10 +386,10 @@ public final class Verifier {
         }
     }
 
-    private boolean isOrphanNow(StoredBlob blob) {
+    /** The rule's "no map value under its id", checked again now; and the blob still there. */
+    private boolean isUnreferencedNow(StoredBlob blob) {
         try {
-            Object now = map.get(blob.jobId());
-            if (now instanceof JobInfoPointer && ((JobInfoPointer) now).storeId().equals(store.storeId())) {
+            if (map.containsKey(blob.jobId())) {
                 return false; // registered during the run
             }
         } catch (RuntimeException e) {

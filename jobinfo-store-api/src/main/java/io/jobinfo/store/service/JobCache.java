@@ -16,6 +16,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * and invalidation tokens that tell a load whether its job was invalidated while it ran (then its result is served
  * but not cached).
  *
+ * <p><b>Bounded staleness.</b> Each entry remembers the {@link ContentKey} of the map value it was loaded from and
+ * when the map was last seen holding that value (a time taken <em>before</em> the map read). A hit is served
+ * without asking the map only while that time is at most {@code max-staleness} old ({@link #isFresh}); after that the
+ * caller reads the map value again (a small pointer) and {@link #revalidate}s: same content key, the entry is served
+ * and confirmed; another key or no value, the entry is dropped. So a job removed or replaced in the map is served by
+ * this cache at most {@code max-staleness} plus {@value CoarseTicker#RESOLUTION_MILLIS} ms (the resolution of the
+ * cache's clock) after the change, whether or not the map's event ever arrives (lost events, a member joining or
+ * leaving, a healed split-brain). {@code max-staleness} of zero confirms every read with the map.
+ *
+ * <p><b>Single flight</b> holds for every size: concurrent loads of one content key (job id and map value) share one
+ * store read, also for jobs above {@code max-entry-bytes}, which are then served but not cached. Readers that saw
+ * different map values load separately, so none is handed a job older than the value it read.
+ *
  * <p>Failures: a failed load is not cached; every reader waiting on it gets the same exception.
  *
  * @param <T> the job description type
@@ -36,11 +49,13 @@ final class JobCache<T> {
     private final AtomicLongArray invalidationStripes = new AtomicLongArray(INVALIDATION_STRIPES);
     /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
     private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<Long, CompletableFuture<CachedJob<T>>> inFlight = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<ContentKey, CompletableFuture<CachedJob<T>>> inFlight = new ConcurrentHashMap<>();
     private final Object insertLock = new Object();
+    private final long maxStalenessNanos;
 
     JobCache(CacheConfig config) {
         this.config = config;
+        this.maxStalenessNanos = config.maxStaleness().toNanos();
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(config.maxBytes())
                 .weigher((Long k, CachedJob<T> v) -> v.weight())
@@ -60,6 +75,30 @@ final class JobCache<T> {
 
     CachedJob<T> getIfPresent(long jobId) {
         return cache.getIfPresent(jobId);
+    }
+
+    /** The cache's clock: take it before the map read whose value a load or a revalidation uses. */
+    long now() {
+        return CoarseTicker.INSTANCE.read();
+    }
+
+    /** Whether {@code hit} may be served without asking the map (confirmed at most max-staleness ago). */
+    boolean isFresh(CachedJob<T> hit) {
+        return maxStalenessNanos > 0 && CoarseTicker.INSTANCE.read() - hit.confirmedAt() <= maxStalenessNanos;
+    }
+
+    /**
+     * A hit that was no longer fresh, checked against {@code current}, the key of the map value read at
+     * {@code readAt} ({@code null}: no value): returns the hit, confirmed, if the map still holds its content; else
+     * drops it and returns {@code null}.
+     */
+    CachedJob<T> revalidate(long jobId, CachedJob<T> hit, ContentKey current, long readAt) {
+        if (hit.key().equals(current)) {
+            hit.confirm(readAt);
+            return hit;
+        }
+        cache.asMap().remove(jobId, hit);
+        return null;
     }
 
     /** Changes whenever {@code jobId} (or everything) is invalidated; both parts only grow. */
@@ -83,26 +122,31 @@ final class JobCache<T> {
     }
 
     /**
-     * The job, loaded once however many threads ask at the same time; cached if it fits and no invalidation of
-     * {@code jobId} happened since {@code tokenBeforeMapRead} was taken (before the map value was read).
+     * The job the map value with content key {@code key} describes, loaded once however many threads ask for that key
+     * at the same time. Cached if it fits ({@code payloadLength <= max-entry-bytes}) and no invalidation of
+     * {@code jobId} happened since {@code tokenBeforeMapRead} was taken; confirmed as of {@code readAt}. Both were
+     * taken before the map value was read. A {@code null} key (a value of no known kind) is handed to the loader
+     * alone, which reports it.
      */
-    CachedJob<T> load(long jobId, long payloadLength, long tokenBeforeMapRead, Loader<T> loader)
-            throws JobInfoStoreException {
-        if (payloadLength > config.maxEntryBytes()) {
+    CachedJob<T> load(long jobId, ContentKey key, long payloadLength, long tokenBeforeMapRead, long readAt,
+                      Loader<T> loader) throws JobInfoStoreException {
+        if (key == null) {
             return loader.load();
         }
-        // Single flight: concurrent loads of one job wait for the first.
         CompletableFuture<CachedJob<T>> mine = new CompletableFuture<>();
-        CompletableFuture<CachedJob<T>> running = inFlight.putIfAbsent(jobId, mine);
+        CompletableFuture<CachedJob<T>> running = inFlight.putIfAbsent(key, mine);
         if (running != null) {
             return await(running);
         }
         try {
-            CachedJob<T> loaded = cache.getIfPresent(jobId);
-            if (loaded == null) {
+            CachedJob<T> loaded = cache.asMap().get(jobId);
+            if (loaded != null && loaded.key().equals(key)) {
+                loaded.confirm(readAt); // loaded by another thread just before
+            } else {
                 loaded = loader.load();
+                loaded.confirm(readAt);
                 // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
-                if (token(jobId) == tokenBeforeMapRead) {
+                if (payloadLength <= config.maxEntryBytes() && token(jobId) == tokenBeforeMapRead) {
                     insert(jobId, loaded);
                 }
             }
@@ -112,12 +156,16 @@ final class JobCache<T> {
             mine.completeExceptionally(e);
             throw e;
         } finally {
-            inFlight.remove(jobId, mine);
+            inFlight.remove(key, mine);
         }
     }
 
-    /** Caches what this member's own submit just registered (if it fits). */
-    void putSubmitted(long jobId, CachedJob<T> job, long payloadLength) {
+    /**
+     * Caches what this member's own submit just registered (if it fits), confirmed as of {@code readAt}, a time
+     * taken before the pointer was written.
+     */
+    void putSubmitted(long jobId, CachedJob<T> job, long payloadLength, long readAt) {
+        job.confirm(readAt);
         if (payloadLength <= config.maxEntryBytes()) {
             insert(jobId, job);
         }
@@ -178,6 +226,11 @@ final class JobCache<T> {
 
     long maxBytes() {
         return config.maxBytes();
+    }
+
+    /** How long a cached job may be served without confirming it with the map (see the class comment). */
+    java.time.Duration maxStaleness() {
+        return config.maxStaleness();
     }
 
     private static int stripe(long jobId) {

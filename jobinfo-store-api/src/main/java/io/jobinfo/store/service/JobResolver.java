@@ -42,7 +42,7 @@ final class JobResolver<T> {
      * @throws JobInfoStoreException the store failed, the pointer names a store not configured, the codec differs,
      *     or the value is neither a pointer nor an inline job
      */
-    CachedJob<T> resolve(long jobId, Object value) throws JobInfoStoreException {
+    CachedJob<T> resolve(long jobId, Object value, ContentKey key) throws JobInfoStoreException {
         long start = System.nanoTime();
         try {
             if (value instanceof JobInfoPointer) {
@@ -59,12 +59,12 @@ final class JobResolver<T> {
                             + ", blob " + blob.header() + ")", jobId, blob.location());
                 }
                 T job = decode(jobId, pointer.codecId(), blob.payload(), blob.location());
-                return new CachedJob<>(pointer.initializationTimestamp(), job, blob.payload().length);
+                return new CachedJob<>(key, pointer.initializationTimestamp(), job, blob.payload().length);
             }
             if (value instanceof InlineJobInfo) {
                 InlineJobInfo inline = (InlineJobInfo) value;
                 T job = decode(jobId, inline.codecId(), inline.encodedJob(), "inline:" + mapName);
-                return new CachedJob<>(inline.initializationTimestamp(), job, inline.encodedLength());
+                return new CachedJob<>(key, inline.initializationTimestamp(), job, inline.encodedLength());
             }
             throw new JobInfoStoreException("The job map holds a " + value.getClass().getName()
                     + " for this job, neither a pointer nor an inline job info", jobId, null);

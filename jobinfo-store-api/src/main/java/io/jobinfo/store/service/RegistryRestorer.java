@@ -45,6 +45,7 @@ final class RegistryRestorer<T> {
     RestoreReport restoreAll(JobRestorer<T> restorer) {
         long start = System.nanoTime();
         JobCache.Tokens tokens = cache.tokens();
+        long readAt = cache.now();
         List<Map.Entry<Long, Object>> entries = map.entries(); // without delete markers: no job
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         Set<Long> restored = ConcurrentHashMap.newKeySet();
@@ -52,8 +53,9 @@ final class RegistryRestorer<T> {
             long jobId = entry.getKey();
             Object value = entry.getValue();
             try {
-                CachedJob<T> job = cache.load(jobId, JobResolver.payloadLength(value), tokens.token(jobId),
-                        () -> resolver.resolve(jobId, value));
+                ContentKey key = ContentKey.of(jobId, value);
+                CachedJob<T> job = cache.load(jobId, key, JobResolver.payloadLength(value), tokens.token(jobId),
+                        readAt, () -> resolver.resolve(jobId, value, key));
                 restorer.restore(jobId, job.initializationTimestamp(), job.job());
                 restored.add(jobId);
             } catch (JobInfoStoreException e) {

@@ -47,14 +47,20 @@ import org.slf4j.LoggerFactory;
  * the map or a healed split brain is recorded cluster-wide ({@link IncidentLog}), and GC holds its deletes until an
  * operator has rebuilt the lost pointers from the store and acknowledged.
  *
- * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads; blobs above
- * {@code max-entry-bytes} are served but not cached). A cache hit makes no network call. Blobs are verified (length,
+ * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads for every size; blobs
+ * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call. Blobs are verified (length,
  * CRC32C, SHA-256, and against the pointer) before they are cached or returned. The map may hold
  * {@link InlineJobInfo} values too (a cluster being migrated); they are read alike.
  *
- * <p><b>Staleness.</b> The cache is kept valid by an entry listener on the map: a removed or replaced job stops being
- * served from this member's cache when the map's event reaches it, asynchronously, normally within milliseconds of
- * the change. When a cluster member leaves, events may have been lost, so the whole cache is cleared.
+ * <p><b>Staleness.</b> An entry listener on the map invalidates a removed or replaced job when the map's event
+ * reaches this member, normally within milliseconds of the change (and a member leaving clears the whole cache). That
+ * is the fast path only. The bound does not depend on events, which can be lost: a cached job is served without
+ * asking the map only while the map was seen holding exactly its content (pointer: store, job id, digest; inline
+ * value: its SHA-256) at most {@code cache.max-staleness} ago (default {@code PT5S}); then the next read checks the
+ * job's map value again. So a removed or replaced job stops being served at most {@code max-staleness} plus 100 ms
+ * (the cache clock's resolution) after the change, also when an event is lost, a member joins or a split-brain
+ * heals. Chosen over reading the pointer on every get so that a hit stays a local lookup; {@code max-staleness: PT0S}
+ * gives that instead.
  *
  * <p><b>Leader fencing</b> (optional, {@link Builder#fencing(boolean)}): the master calls {@link #takeOver()} when it
  * takes charge; it gets a new epoch and raises the fence of every partition to it. Every later pointer write and
@@ -151,11 +157,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         long claimDeadline = System.nanoTime() + claimWaitNanos;
         Object previous;
+        long writtenAt;
         while (true) {
             observer.beforeBlobWrite(jobId);
             writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0,
                     EnvelopeHeader.LENGTH + payload.length()));
             observer.afterBlobWrite(jobId);
+            writtenAt = cache.now();
             cache.expectOwnAdd(jobId, pointer);
             try {
                 previous = map.putIfAbsent(jobId, pointer, writerEpoch);
@@ -192,8 +200,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 throw new JobInfoConflictException(jobId, writeStore.location(jobId), "registered: " + previous);
             }
         }
-        cache.putSubmitted(jobId, new CachedJob<>(pointer.initializationTimestamp(), job, payload.length()),
-                payload.length());
+        cache.putSubmitted(jobId, new CachedJob<>(ContentKey.of(jobId, pointer), pointer.initializationTimestamp(),
+                job, payload.length()), payload.length(), writtenAt);
         meters.submitted(start);
         return pointer;
     }
@@ -227,8 +235,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     /**
-     * The description of running job {@code jobId}, or empty if no such job is registered. A cache hit makes no
-     * network call.
+     * The description of running job {@code jobId}, or empty if no such job is registered. A cache hit confirmed
+     * with the map at most {@code cache.max-staleness} ago makes no network call; an older one reads the job's map
+     * value (a small pointer) and is served only if the map still holds exactly the content it was loaded from. So a
+     * removed or replaced job stops being served at most {@code max-staleness} plus 100 ms after the change, even if
+     * the map's event is lost; see {@link JobCache}. Concurrent misses of one job share one store read, whatever its
+     * size.
      *
      * @throws io.jobinfo.store.spi.BlobNotFoundException the pointer exists but its blob is missing
      * @throws CorruptBlobException the blob fails verification or does not match its pointer
@@ -236,16 +248,23 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      */
     public Optional<T> get(long jobId) throws JobInfoStoreException {
         CachedJob<T> hit = cache.getIfPresent(jobId);
-        if (hit != null) {
+        if (hit != null && cache.isFresh(hit)) {
             return Optional.of(hit.job());
         }
         long token = cache.token(jobId);
-        Object value = map.get(jobId);
-        if (value == null || value instanceof DeleteMarker) {
-            return Optional.empty(); // a marker: the job ended, its blob is being deleted
+        long readAt = cache.now();
+        Object read = map.get(jobId);
+        // a marker: no job (it ended, its blob is being deleted)
+        Object value = read instanceof DeleteMarker ? null : read;
+        ContentKey key = value == null ? null : ContentKey.of(jobId, value);
+        if (hit != null && cache.revalidate(jobId, hit, key, readAt) != null) {
+            return Optional.of(hit.job());
         }
-        return Optional.of(cache.load(jobId, JobResolver.payloadLength(value), token,
-                () -> resolver.resolve(jobId, value)).job());
+        if (value == null) {
+            return Optional.empty();
+        }
+        return Optional.of(cache.load(jobId, key, JobResolver.payloadLength(value), token, readAt,
+                () -> resolver.resolve(jobId, value, key)).job());
     }
 
     /**

@@ -46,6 +46,32 @@ class JobInfoStorageConfigTest {
     }
 
     @Test
+    void readsTheCacheStalenessBound() {
+        JobInfoStorageConfig c = JobInfoStorageConfig.fromYaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /data/jobinfo
+                  cache: { max-staleness: PT2S }
+                """);
+        assertThat(c.cache().maxStaleness()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(CacheConfig.defaults().maxStaleness()).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> JobInfoStorageConfig.fromYaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /data/jobinfo
+                  cache: { max-staleness: -PT1S }
+                """)).isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems())
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-staleness") && p.contains("PT5S")));
+        assertThatThrownBy(() -> JobInfoStorageConfig.fromYaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /data/jobinfo
+                  cache: { max-staleness: soon }
+                """)).isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems())
+                        .anyMatch(p -> p.startsWith("jobinfo-storage.cache.max-staleness") && p.contains("soon")));
+    }
+
+    @Test
     void everyProblemIsReportedAtOnce() {
         assertThatThrownBy(() -> JobInfoStorageConfig.fromYaml("""
                 jobinfo-storage:

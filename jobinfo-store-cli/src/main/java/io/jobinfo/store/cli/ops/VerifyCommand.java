@@ -1,6 +1,7 @@
 package io.jobinfo.store.cli.ops;
 
 import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.ops.OrphanRule;
 import io.jobinfo.store.ops.Verifier;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -49,7 +50,8 @@ public final class VerifyCommand extends OpsCommand {
         }
         try (OpsSession session = OpsSession.open(connection)) {
             ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
-            Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC());
+            Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC(),
+                    new OrphanRule(ignoreYoungerThan));
             Verifier.Report report;
             try {
                 display.start(session.map().size());
@@ -77,7 +79,7 @@ public final class VerifyCommand extends OpsCommand {
     private List<StoredBlob> old(Verifier.Report report, List<StoredBlob> blobs) {
         List<StoredBlob> old = new ArrayList<>();
         for (StoredBlob b : blobs) {
-            if (Verifier.age(report, b).compareTo(ignoreYoungerThan) >= 0) {
+            if (report.pastGrace(b)) {
                 old.add(b);
             }
         }
@@ -119,7 +121,7 @@ public final class VerifyCommand extends OpsCommand {
             e.put("location", b.location());
             e.put("sizeBytes", b.sizeBytes());
             e.put("ageSeconds", Verifier.age(r, b).toSeconds());
-            e.put("counted", Verifier.age(r, b).compareTo(ignoreYoungerThan) >= 0);
+            e.put("counted", r.pastGrace(b));
             out.add(e);
         }
         return out;

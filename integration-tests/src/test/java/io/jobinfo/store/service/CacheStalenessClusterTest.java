@@ -1,0 +1,176 @@
+package io.jobinfo.store.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.hazelcast.cluster.Address;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.impl.MapService;
+import com.hazelcast.spi.impl.AbstractDistributedObject;
+import com.hazelcast.spi.impl.eventservice.EventRegistration;
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.local.LocalJobInfoStore;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.testing.HazelcastTestCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The cache's staleness bound on a real 3-member cluster when invalidation events are lost. The loss is made real by
+ * removing the reading member's entry-listener registration from the cluster's event service (what a lost event
+ * looks like to the registry: it still believes it listens, but no event reaches it); the job is then removed and
+ * replaced through the registry of another member.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class CacheStalenessClusterTest {
+
+    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final JobGenerator GENERATOR = new JobGenerator(77);
+    /** Slack for the awaits on top of the stated bound: a loaded build machine, the cluster's own calls. */
+    private static final Duration SLACK = Duration.ofSeconds(2);
+
+    @TempDir
+    Path dir;
+
+    private HazelcastTestCluster cluster;
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @BeforeEach
+    void start() {
+        cluster = new HazelcastTestCluster(3);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+        cluster.close();
+    }
+
+    private RunningJobInfoRegistry<JobImmutableInformation> registry(HazelcastInstance member, String map,
+                                                                    CacheConfig cache) throws Exception {
+        JobInfoStore store = LocalJobInfoStore.open(dir.resolve("store"), null, true, true);
+        RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry.builder(member, store, CODEC)
+                .mapName(map).cache(cache).build();
+        closeables.add(store::close);
+        closeables.add(r);
+        return r;
+    }
+
+    /** Deregisters every entry listener {@code member} holds on {@code map}: from now on its events are lost. */
+    private static int loseEventsOf(HazelcastInstance member, String map) {
+        IMap<Long, Object> proxy = member.getMap(map);
+        Address self = member.getCluster().getLocalMember().getAddress();
+        int removed = 0;
+        for (EventRegistration reg : ((AbstractDistributedObject<?>) proxy).getNodeEngine().getEventService()
+                .getRegistrations(MapService.SERVICE_NAME, map)) {
+            if (self.equals(reg.getSubscriber()) && proxy.removeEntryListener(reg.getId())) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    private static CacheConfig withStaleness(Duration bound) {
+        return new CacheConfig(CacheConfig.DEFAULT_MAX_BYTES, CacheConfig.DEFAULT_MAX_ENTRY_BYTES,
+                CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS, bound);
+    }
+
+    @Test
+    void aRemovedOrReplacedJobStopsBeingServedWithinTheBoundWhenItsInvalidationIsLost() throws Exception {
+        Duration bound = Duration.ofSeconds(5); // the default cache.max-staleness
+        String map = "lost-events";
+        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+                CacheConfig.defaults());
+        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+                CacheConfig.defaults());
+        JobImmutableInformation removed = GENERATOR.generate(13, 20_000);
+        JobImmutableInformation before = GENERATOR.generate(12, 20_000);
+        JobImmutableInformation after = GENERATOR.generate(12, 30_000);
+        writer.submit(13, removed);
+        writer.submit(12, before);
+        long loadedAt = System.nanoTime();
+        assertThat(reader.get(13)).contains(removed);
+        assertThat(reader.get(12)).contains(before);
+        assertThat(loseEventsOf(cluster.nonMaster(), map)).as("the reader's entry listener").isEqualTo(1);
+
+        writer.remove(13);
+        writer.remove(12);
+        writer.submit(12, after);
+        long changedAt = System.nanoTime();
+        if (changedAt - loadedAt < bound.minusSeconds(1).toNanos()) {
+            // shows that the event really was lost: the old jobs are still served from the reader's cache
+            assertThat(reader.get(12)).as("served from the cache, no event came").contains(before);
+            assertThat(reader.get(13)).as("served from the cache, no event came").contains(removed);
+        }
+
+        await().atMost(bound.plus(SLACK)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+            assertThat(reader.get(13)).as("a removed job").isEmpty();
+            assertThat(reader.get(12)).as("a replaced job").contains(after);
+        });
+        long servedStaleNanos = System.nanoTime() - changedAt;
+        assertThat(Duration.ofNanos(servedStaleNanos)).as("stale for at most max-staleness + 100 ms (+ slack)")
+                .isLessThanOrEqualTo(bound.plusMillis(100).plus(SLACK));
+        // and now the fresh job is cached again: confirmed, served as a hit
+        long hits = reader.cacheStats().hitCount();
+        assertThat(reader.get(12)).contains(after);
+        assertThat(reader.cacheStats().hitCount()).isEqualTo(hits + 1);
+    }
+
+    @Test
+    void theDefaultBoundIsFiveSeconds() {
+        assertThat(CacheConfig.defaults().maxStaleness()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aPointerPutStraightIntoTheMapOnAnotherMemberIsPickedUpWithinTheBound() throws Exception {
+        Duration bound = Duration.ofSeconds(1);
+        String map = "direct-put";
+        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+                CacheConfig.defaults());
+        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+                withStaleness(bound));
+        JobImmutableInformation first = GENERATOR.generate(40, 20_000);
+        JobImmutableInformation second = GENERATOR.generate(40, 25_000);
+        writer.submit(40, first);
+        assertThat(reader.get(40)).contains(first);
+        loseEventsOf(cluster.nonMaster(), map);
+
+        // another coordinator's view of the job: an inline value put over the pointer, straight into the map
+        cluster.members().get(2).getMap(map).put(40L, new InlineJobInfo(5, CODEC.id(), CODEC.encode(second)));
+        long changedAt = System.nanoTime();
+        await().atMost(bound.plus(SLACK)).pollInterval(Duration.ofMillis(20))
+                .untilAsserted(() -> assertThat(reader.get(40)).contains(second));
+        assertThat(Duration.ofNanos(System.nanoTime() - changedAt)).isLessThanOrEqualTo(bound.plus(SLACK));
+    }
+
+    @Test
+    void aStalenessOfZeroConfirmsEveryReadWithTheMap() throws Exception {
+        String map = "zero-staleness";
+        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+                CacheConfig.defaults());
+        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+                withStaleness(Duration.ZERO));
+        JobImmutableInformation job = GENERATOR.generate(50, 20_000);
+        writer.submit(50, job);
+        assertThat(reader.get(50)).contains(job);
+        loseEventsOf(cluster.nonMaster(), map);
+        assertThat(reader.get(50)).as("the confirmed entry is served, the blob is not read again").contains(job);
+        writer.remove(50);
+        assertThat(reader.get(50)).as("the very next read after the removal").isEmpty();
+    }
+}
