@@ -25,9 +25,17 @@ public final class BlobEnvelope {
     private BlobEnvelope() {
     }
 
-    /** Wraps an in-memory payload. */
+    /** Wraps an in-memory payload, without an initialization timestamp. */
     public static byte[] wrap(long jobId, int codecId, byte[] payload) {
-        EnvelopeHeader header = headerFor(jobId, codecId, payload);
+        return wrap(jobId, codecId, EnvelopeHeader.NO_TIMESTAMP, payload);
+    }
+
+    /**
+     * Wraps an in-memory payload in a current-version envelope that records the job's initialization timestamp (so
+     * that its pointer can be rebuilt from the blob alone).
+     */
+    public static byte[] wrap(long jobId, int codecId, long initializationTimestamp, byte[] payload) {
+        EnvelopeHeader header = headerFor(jobId, codecId, initializationTimestamp, payload);
         byte[] out = Arrays.copyOf(header.toBytes(), EnvelopeHeader.LENGTH + payload.length);
         System.arraycopy(payload, 0, out, EnvelopeHeader.LENGTH, payload.length);
         return out;
@@ -39,6 +47,12 @@ public final class BlobEnvelope {
      * envelope is then {@code payload.buffer()[0 .. LENGTH + payload.length())}; nothing is copied.
      */
     public static EnvelopeHeader wrapInPlace(long jobId, int codecId, EncodedPayload payload) {
+        return wrapInPlace(jobId, codecId, EnvelopeHeader.NO_TIMESTAMP, payload);
+    }
+
+    /** {@link #wrapInPlace(long, int, EncodedPayload)}, recording the job's initialization timestamp. */
+    public static EnvelopeHeader wrapInPlace(long jobId, int codecId, long initializationTimestamp,
+            EncodedPayload payload) {
         if (payload.offset() != EnvelopeHeader.LENGTH) {
             throw new IllegalArgumentException("the payload must leave exactly " + EnvelopeHeader.LENGTH
                     + " bytes of header room, not " + payload.offset());
@@ -48,18 +62,23 @@ public final class BlobEnvelope {
         MessageDigest sha = sha256();
         sha.update(payload.buffer(), payload.offset(), payload.length());
         EnvelopeHeader header = new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, payload.length(),
-                (int) crc.getValue(), sha.digest());
+                (int) crc.getValue(), sha.digest(), initializationTimestamp);
         System.arraycopy(header.toBytes(), 0, payload.buffer(), 0, EnvelopeHeader.LENGTH);
         return header;
     }
 
-    /** The header an envelope of {@code payload} carries. */
+    /** The header an envelope of {@code payload} carries (without an initialization timestamp). */
     public static EnvelopeHeader headerFor(long jobId, int codecId, byte[] payload) {
+        return headerFor(jobId, codecId, EnvelopeHeader.NO_TIMESTAMP, payload);
+    }
+
+    /** The header an envelope of {@code payload} carries, recording the job's initialization timestamp. */
+    public static EnvelopeHeader headerFor(long jobId, int codecId, long initializationTimestamp, byte[] payload) {
         Checksum crc = Crc32c.create();
         crc.update(payload, 0, payload.length);
         byte[] sha = sha256().digest(payload);
         return new EnvelopeHeader(EnvelopeHeader.CURRENT_VERSION, codecId, jobId, payload.length,
-                (int) crc.getValue(), sha);
+                (int) crc.getValue(), sha, initializationTimestamp);
     }
 
     /**
@@ -98,10 +117,15 @@ public final class BlobEnvelope {
         };
     }
 
-    /** Reads just the header from the start of {@code in}. */
+    /**
+     * Reads just the header (of either version) from the start of {@code in}, leaving the stream at the first
+     * payload byte.
+     */
     public static EnvelopeHeader readHeader(InputStream in) throws IOException, EnvelopeFormatException {
-        byte[] bytes = new byte[EnvelopeHeader.LENGTH];
-        int n = readFully(in, bytes, 0, bytes.length);
+        byte[] bytes = new byte[EnvelopeHeader.V2_LENGTH];
+        int n = readFully(in, bytes, 0, EnvelopeHeader.PREFIX);
+        int length = EnvelopeHeader.announcedLength(bytes, n);
+        n += readFully(in, bytes, n, length - n);
         return EnvelopeHeader.parse(bytes, n);
     }
 

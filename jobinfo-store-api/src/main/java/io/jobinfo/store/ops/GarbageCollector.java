@@ -1,6 +1,10 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
+import com.hazelcast.query.Predicates;
+import io.jobinfo.store.service.ClusterIncident;
+import io.jobinfo.store.service.DeleteMarker;
+import io.jobinfo.store.service.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -8,8 +12,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -18,25 +25,62 @@ import java.util.function.Consumer;
  * Finds and removes orphans: blobs that no entry of the job map references and that are older than a grace period,
  * and leftovers of interrupted writes older than the grace period.
  *
- * <p>Safety: a blob is kept whenever the map holds <em>any</em> value under its job id (pointer or inline, whichever
- * store the pointer names), and the map is checked again right before each delete, so a job registered during the
- * run keeps its blob. Blobs younger than the grace period are never touched: that covers submits in flight (blob
- * written, pointer not yet). The grace period must exceed the longest time a submit may take, retries included.
- * What counts as an orphan is decided by {@link OrphanRule}, the rule {@link Verifier} reports by.
+ * <p><b>Safety: claim, then delete.</b> A blob is kept whenever the map holds a pointer or an inline value under its
+ * job id (whichever store the pointer names). Before deleting an orphan, GC claims its job id in the map with
+ * {@code putIfAbsent(jobId, DeleteMarker)}; only if that succeeds is the blob deleted, and the marker is removed
+ * afterwards with {@code remove(jobId, marker)}. While the marker is there no submit can put a pointer under the id,
+ * so a submit retried during the delete (whose {@code create} reports ALREADY_PRESENT for the blob about to go) waits
+ * or fails instead of registering a pointer without a blob. If the delete fails, the marker stays (the delete may
+ * still land) and a later run finishes it.
+ *
+ * <p><b>Interrupted deletions.</b> A marker older than the grace period is a deletion whose deleter crashed or whose
+ * blob delete failed: GC finishes it (deletes the blob if it is still there, then removes that exact marker). A
+ * deleter is expected to finish within the grace period; one stalled longer between its claim and its delete can be
+ * overtaken, which is why the grace period has a 10-minute minimum in the CLI.
+ *
+ * <p><b>Hold after a loss.</b> With an {@link IncidentLog} ({@link #holdOnIncidents}), a deleting run deletes nothing
+ * while an incident (a lost partition, a healed split brain) is open within the window: the blobs of lost pointers
+ * look like orphans. The report names the incidents ({@link GcReport#heldBy()}); an operator rebuilds the pointers
+ * and acknowledges. If the log cannot be read, the run holds too.
+ *
+ * <p>Blobs younger than the grace period are never touched: that covers submits in flight (blob written, pointer not
+ * yet). The grace period must exceed the longest time a submit may take, retries included. What counts as an orphan
+ * is decided by {@link OrphanRule}, the rule {@link Verifier} reports by (a job id under a delete marker counts as
+ * not registered; its blob is being deleted by the marker's deleter).
  */
 public final class GarbageCollector {
 
     /** Default grace period: 1 hour. */
     public static final Duration DEFAULT_GRACE = Duration.ofHours(1);
+    /** The owner named in the markers of GC. */
+    public static final String MARKER_OWNER = "gc";
 
-    private final IMap<Long, ?> map;
+    private final IMap<Long, Object> map;
     private final JobInfoStore store;
     private final Duration grace;
     private final OrphanRule rule;
     private final Clock clock;
+    private volatile Observer observer = Observer.NONE;
+    private volatile IncidentLog incidents;
+    private volatile Duration incidentWindow = IncidentLog.DEFAULT_WINDOW;
 
+    /**
+     * Test seam: told about each step of a deleting run, on the GC thread, so that race tests can pause GC exactly
+     * between deciding to delete a blob and deleting it. Production code leaves it unset (a no-op).
+     */
+    public interface Observer {
+        /** No-op. */
+        Observer NONE = new Observer() {
+        };
+
+        /** GC has claimed the job id of the orphan {@code jobId} and is about to delete its blob. */
+        default void beforeDelete(long jobId) {
+        }
+    }
+
+    @SuppressWarnings("unchecked")
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace, Clock clock) {
-        this.map = Objects.requireNonNull(map, "map");
+        this.map = (IMap<Long, Object>) Objects.requireNonNull(map, "map");
         this.store = Objects.requireNonNull(store, "store");
         this.grace = Objects.requireNonNull(grace, "grace");
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -47,22 +91,50 @@ public final class GarbageCollector {
         this(map, store, grace, Clock.systemUTC());
     }
 
+    /** Sets the test seam; see {@link Observer}. */
+    public GarbageCollector observer(Observer observer) {
+        this.observer = Objects.requireNonNull(observer, "observer");
+        return this;
+    }
+
     /**
-     * Lists orphans and, if {@code delete}, removes them.
+     * Holds deletes while {@code log} has an open incident within {@code window} (see {@link IncidentLog#open}).
+     * Without it GC does not look at incidents.
+     */
+    public GarbageCollector holdOnIncidents(IncidentLog log, Duration window) {
+        this.incidents = Objects.requireNonNull(log, "log");
+        this.incidentWindow = Objects.requireNonNull(window, "window");
+        return this;
+    }
+
+    /**
+     * Lists orphans and, if {@code delete}, removes them (unless held by an open incident).
      *
      * @param progress called once per blob examined (for progress display); may be a no-op
      * @throws JobInfoStoreException listing the store failed; nothing was deleted
      */
     public GcReport run(boolean delete, Consumer<StoredBlob> progress) throws JobInfoStoreException {
         Instant startedAt = clock.instant();
+        Instant cutoff = startedAt.minus(grace);
         List<StoredBlob> listed = store.list();
+        Map<Long, DeleteMarker> markers = markers();
         Set<Long> registered = new HashSet<>(map.keySet());
+        registered.removeAll(markers.keySet());
         List<StoredBlob> orphans = new ArrayList<>();
         List<StoredBlob> leftovers = new ArrayList<>();
+        Map<Long, StoredBlob> blobsById = new HashMap<>();
         int referenced = 0;
         int young = 0;
+        int claimed = 0;
         for (StoredBlob blob : listed) {
             progress.accept(blob);
+            if (!blob.incomplete()) {
+                blobsById.put(blob.jobId(), blob);
+            }
+            if (!blob.incomplete() && markers.containsKey(blob.jobId())) {
+                claimed++; // a deletion is in progress (or interrupted: finished below)
+                continue;
+            }
             switch (rule.classify(blob, registered.contains(blob.jobId()), startedAt)) {
                 case REFERENCED:
                     referenced++;
@@ -80,21 +152,62 @@ public final class GarbageCollector {
                     throw new IllegalStateException("unknown verdict");
             }
         }
+        List<DeleteMarker> interrupted = new ArrayList<>();
+        for (DeleteMarker m : markers.values()) {
+            if (m.claimedAt().isBefore(cutoff)) {
+                interrupted.add(m);
+            }
+        }
+        interrupted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
+        List<ClusterIncident> heldBy = openIncidents(startedAt); // a dry run reports what would hold
         List<StoredBlob> deleted = new ArrayList<>();
         List<String> failures = new ArrayList<>();
+        List<Long> finished = new ArrayList<>();
         int savedByRecheck = 0;
-        if (delete) {
+        if (delete && heldBy.isEmpty()) {
             for (StoredBlob orphan : orphans) {
+                long jobId = orphan.jobId();
+                DeleteMarker marker = DeleteMarker.claim(jobId, MARKER_OWNER, clock.instant());
                 try {
-                    if (map.containsKey(orphan.jobId())) {
-                        savedByRecheck++; // registered while we were running
+                    Object previous = map.putIfAbsent(jobId, marker);
+                    if (previous != null) {
+                        savedByRecheck++; // registered (or claimed by another deleter) while we were running
                         continue;
                     }
-                    if (store.delete(orphan.jobId())) {
+                } catch (RuntimeException e) {
+                    // the claim may have landed: it is then finished as an interrupted deletion by a later run
+                    failures.add(orphan.location() + ": claiming the job id failed, nothing deleted: " + e);
+                    continue;
+                }
+                try {
+                    observer.beforeDelete(jobId);
+                    if (store.delete(jobId)) {
                         deleted.add(orphan);
                     }
                 } catch (JobInfoStoreException | RuntimeException e) {
-                    failures.add(orphan.location() + ": " + e.getMessage());
+                    failures.add(orphan.location() + ": " + e.getMessage() + " (the job id stays claimed; a later"
+                            + " run finishes the deletion)");
+                    continue; // the delete may still land: keep the claim
+                }
+                release(jobId, marker, orphan.location(), failures);
+            }
+            for (DeleteMarker marker : interrupted) {
+                long jobId = marker.jobId();
+                String location = store.location(jobId);
+                try {
+                    if (!marker.equals(map.get(jobId))) {
+                        continue; // finished by its deleter meanwhile
+                    }
+                    if (store.delete(jobId) && blobsById.containsKey(jobId)) {
+                        deleted.add(blobsById.get(jobId));
+                    }
+                } catch (JobInfoStoreException | RuntimeException e) {
+                    failures.add(location + ": finishing the interrupted deletion (" + marker + ") failed: "
+                            + e.getMessage());
+                    continue;
+                }
+                if (release(jobId, marker, location, failures)) {
+                    finished.add(jobId);
                 }
             }
             for (StoredBlob leftover : leftovers) {
@@ -108,6 +221,41 @@ public final class GarbageCollector {
             }
         }
         return new GcReport(startedAt, grace, listed.size(), referenced, young, orphans, leftovers, deleted,
-                savedByRecheck, failures, delete);
+                savedByRecheck, failures, delete, claimed, interrupted.size(), finished, heldBy);
+    }
+
+    private boolean release(long jobId, DeleteMarker marker, String location, List<String> failures) {
+        try {
+            map.remove(jobId, marker);
+            return true;
+        } catch (RuntimeException e) {
+            failures.add(location + ": the blob is deleted but removing the claim failed (" + e + "); a later run"
+                    + " removes it");
+            return false;
+        }
+    }
+
+    private Map<Long, DeleteMarker> markers() {
+        Map<Long, DeleteMarker> out = new HashMap<>();
+        for (Map.Entry<Long, Object> e : map.entrySet(Predicates.instanceOf(DeleteMarker.class))) {
+            if (e.getValue() instanceof DeleteMarker) {
+                out.put(e.getKey(), (DeleteMarker) e.getValue());
+            }
+        }
+        return out;
+    }
+
+    private List<ClusterIncident> openIncidents(Instant now) {
+        IncidentLog log = incidents;
+        if (log == null) {
+            return Collections.emptyList();
+        }
+        try {
+            return log.open(incidentWindow, now);
+        } catch (RuntimeException e) {
+            // cannot tell whether something was lost: hold
+            return Collections.singletonList(new ClusterIncident(ClusterIncident.Kind.PARTITION_LOST,
+                    "(incident log unreadable: " + e + ")", -1, now, "gc"));
+        }
     }
 }

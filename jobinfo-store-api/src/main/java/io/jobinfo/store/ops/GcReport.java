@@ -1,5 +1,6 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.service.ClusterIncident;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,10 @@ public final class GcReport {
     private final int savedByRecheck;
     private final List<String> failures;
     private final boolean deleting;
+    private final int claimed;
+    private final int interruptedDeletions;
+    private final List<Long> finishedDeletions;
+    private final List<ClusterIncident> heldBy;
 
     /**
      * @param startedAt      when the run began; the grace period counts back from here
@@ -32,13 +37,33 @@ public final class GcReport {
      * @param orphans        unreferenced complete blobs older than the grace period
      * @param leftovers      incomplete writes older than the grace period
      * @param deleted        what was deleted (empty on a dry run)
-     * @param savedByRecheck orphans kept because their job was registered during the run
+     * @param savedByRecheck orphans kept because their job id was registered (or claimed) when GC tried to claim it
      * @param failures       deletes that failed, with reasons; they are retried by the next run
      * @param deleting       {@code false} for a dry run
      */
     public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
             List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
             List<String> failures, boolean deleting) {
+        this(startedAt, grace, scanned, referenced, young, orphans, leftovers, deleted, savedByRecheck, failures,
+                deleting, 0, 0, Collections.<Long>emptyList(), Collections.<ClusterIncident>emptyList());
+    }
+
+    /**
+     * @param claimed              blobs whose job id holds a delete marker (a deletion in progress; kept by this run
+     *                             unless the marker is older than the grace period)
+     * @param interruptedDeletions markers older than the grace period (deletions whose deleter crashed or failed)
+     * @param finishedDeletions    job ids whose interrupted deletion this run finished (blob gone, marker removed)
+     * @param heldBy               open incidents: a deleting run deleted nothing because of them (a dry run lists
+     *                             what would hold a deleting run); empty: not held
+     */
+    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
+            List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
+            List<String> failures, boolean deleting, int claimed, int interruptedDeletions,
+            List<Long> finishedDeletions, List<ClusterIncident> heldBy) {
+        this.claimed = claimed;
+        this.interruptedDeletions = interruptedDeletions;
+        this.finishedDeletions = Collections.unmodifiableList(new ArrayList<>(finishedDeletions));
+        this.heldBy = Collections.unmodifiableList(new ArrayList<>(heldBy));
         orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
         leftovers = Collections.unmodifiableList(new ArrayList<>(leftovers));
         deleted = Collections.unmodifiableList(new ArrayList<>(deleted));
@@ -100,6 +125,28 @@ public final class GcReport {
         return deleting;
     }
 
+    public int claimed() {
+        return claimed;
+    }
+
+    public int interruptedDeletions() {
+        return interruptedDeletions;
+    }
+
+    public List<Long> finishedDeletions() {
+        return finishedDeletions;
+    }
+
+    /** The open incidents that held this run (it deleted nothing); empty if it was not held. */
+    public List<ClusterIncident> heldBy() {
+        return heldBy;
+    }
+
+    /** Whether a deleting run was held by an open incident and deleted nothing. */
+    public boolean held() {
+        return deleting && !heldBy.isEmpty();
+    }
+
     /** Bytes the orphans and leftovers occupy. */
     public long reclaimableBytes() {
         return orphans.stream().mapToLong(StoredBlob::sizeBytes).sum()
@@ -125,7 +172,11 @@ public final class GcReport {
                 && java.util.Objects.equals(deleted, other.deleted)
                 && savedByRecheck == other.savedByRecheck
                 && java.util.Objects.equals(failures, other.failures)
-                && deleting == other.deleting;
+                && deleting == other.deleting
+                && claimed == other.claimed
+                && interruptedDeletions == other.interruptedDeletions
+                && finishedDeletions.equals(other.finishedDeletions)
+                && heldBy.equals(other.heldBy);
     }
 
     @Override
@@ -142,6 +193,8 @@ public final class GcReport {
         h = 31 * h + savedByRecheck;
         h = 31 * h + java.util.Objects.hashCode(failures);
         h = 31 * h + Boolean.hashCode(deleting);
+        h = 31 * h + claimed;
+        h = 31 * h + heldBy.hashCode();
         return h;
     }
 
@@ -150,6 +203,8 @@ public final class GcReport {
         return "GcReport[startedAt=" + startedAt + ", grace=" + grace + ", scanned=" + scanned
                 + ", referenced=" + referenced + ", young=" + young + ", orphans=" + orphans
                 + ", leftovers=" + leftovers + ", deleted=" + deleted + ", savedByRecheck=" + savedByRecheck
-                + ", failures=" + failures + ", deleting=" + deleting + "]";
+                + ", failures=" + failures + ", deleting=" + deleting + ", claimed=" + claimed
+                + ", interruptedDeletions=" + interruptedDeletions + ", finishedDeletions=" + finishedDeletions
+                + ", heldBy=" + heldBy + "]";
     }
 }

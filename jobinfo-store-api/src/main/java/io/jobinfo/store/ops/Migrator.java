@@ -6,6 +6,7 @@ import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.service.DeleteMarker;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
@@ -35,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * rebuilds each pointer as the first format that restores its codec id.
  *
  * <p><b>Migrate</b>, per inline entry: wrap the encoded job in an envelope ({@code BlobEnvelope.wrap(jobId, codecId,
- * encodedJob)}), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
+ * initializationTimestamp, encodedJob)}), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
  * are fine), read it back and verify it, then {@code map.replace(jobId, inline, pointer)}: a compare-and-set, so a
  * coordinator changing the entry meanwhile is never overwritten. If the entry changed meanwhile the migrator looks
  * again: removed (the job ended) - the blob it wrote is deleted; now a pointer (migrated by someone else, or
@@ -336,8 +337,8 @@ public final class Migrator {
     private EntryResult migrateOne(long jobId, boolean dryRun) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             Object value = map.get(jobId);
-            if (value == null) {
-                return skip(jobId, Reason.REMOVED, attempt);
+            if (value == null || value instanceof DeleteMarker) {
+                return skip(jobId, Reason.REMOVED, attempt); // a marker: the job ended, its blob is being deleted
             }
             if (value instanceof JobInfoPointer) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
@@ -359,8 +360,10 @@ public final class Migrator {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
             }
-            byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), payload);
-            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), payload);
+            // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone
+            byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), inline.initializationTimestamp(), payload);
+            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), inline.initializationTimestamp(),
+                    payload);
             boolean created;
             try {
                 created = store.create(jobId, BlobSource.ofBytes(envelope)) == CreateOutcome.CREATED;
@@ -382,7 +385,7 @@ public final class Migrator {
                 }
             } catch (JobInfoStoreException e) {
                 if (created) {
-                    deleteUnreferenced(jobId, header, envelope);
+                    deleteWhileInline(jobId, header, envelope);
                 }
                 return fail(jobId, Reason.BLOB_INVALID, "reading back the written blob failed: " + e.getMessage()
                         + "; the entry stays inline", attempt);
@@ -406,12 +409,15 @@ public final class Migrator {
                 deleteUnreferenced(jobId, header, envelope);
                 return skip(jobId, Reason.REMOVED, attempt);
             }
+            if (now instanceof DeleteMarker) {
+                return skip(jobId, Reason.REMOVED, attempt); // being deleted by its deleter (the blob with it)
+            }
             if (now instanceof JobInfoPointer) {
                 return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
             }
             if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
                 // another job under this id: our blob is nobody's; the retry writes the new one
-                deleteUnreferenced(jobId, header, envelope);
+                deleteWhileInline(jobId, header, envelope);
             }
             LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
         }
@@ -422,7 +428,7 @@ public final class Migrator {
     private EntryResult rollbackOne(long jobId, boolean dryRun) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             Object value = map.get(jobId);
-            if (value == null) {
+            if (value == null || value instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt);
             }
             if (formats.forValue(value) != null) {
@@ -486,7 +492,7 @@ public final class Migrator {
                         freedPerCopy, attempt);
             }
             Object now = map.get(jobId);
-            if (now == null) {
+            if (now == null || now instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
             }
             if (formats.forValue(now) != null) {
@@ -498,12 +504,55 @@ public final class Migrator {
     }
 
     /**
-     * Deletes the blob this run wrote for an entry that turned out not to need it, then checks the map once more: if
-     * a pointer to exactly this blob appeared meanwhile (a resubmit of the same job with the same bytes), the blob is
-     * written again, so that no pointer is left without its blob.
+     * Deletes the blob this run wrote for an entry that went away (the job ended): claims the job id first with
+     * {@code putIfAbsent(jobId, DeleteMarker)}, deletes only if the claim succeeded, then removes the claim. If
+     * anything is registered under the id meanwhile (a resubmit), the blob is kept: no pointer is ever left without
+     * its blob. A failed delete keeps the claim (GC finishes the deletion).
      */
     private void deleteUnreferenced(long jobId, EnvelopeHeader header, byte[] envelope) {
+        DeleteMarker marker = DeleteMarker.claim(jobId, "migrate", java.time.Instant.now());
         try {
+            if (map.putIfAbsent(jobId, marker) != null) {
+                LOG.debug("job {}: registered again meanwhile; the blob written for it is kept", jobId);
+                return;
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: claiming the job id to delete the unneeded blob failed ({}); gc removes the blob"
+                    + " (or finishes the claim)", jobId, e.toString());
+            return;
+        }
+        try {
+            store.delete(jobId);
+        } catch (JobInfoStoreException | RuntimeException e) {
+            LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); the job id stays"
+                    + " claimed and gc finishes the deletion", jobId, e.getMessage());
+            return;
+        }
+        try {
+            map.remove(jobId, marker);
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: unneeded blob deleted, but removing the claim failed ({}); gc removes it", jobId,
+                    e.toString());
+        }
+    }
+
+    /**
+     * Deletes the blob this run wrote for an inline value that is still (or again) in the map under the id, with
+     * other content. No claim is possible without hiding that running job from readers, and none is needed for the
+     * usual case: no pointer can be put under the id while the inline value is there ({@code putIfAbsent} fails on
+     * it). Only if the inline job is removed and the id resubmitted with exactly this blob's bytes within the delete
+     * can a pointer meet the delete; the map is checked once more after it and the blob written again in that case.
+     */
+    private void deleteWhileInline(long jobId, EnvelopeHeader header, byte[] envelope) {
+        try {
+            Object before = map.get(jobId);
+            if (before == null) {
+                deleteUnreferenced(jobId, header, envelope);
+                return;
+            }
+            if (!(before instanceof InlineJobInfo)) {
+                return; // a pointer (maybe to this very blob) or a claim: not ours to delete
+            }
             store.delete(jobId);
             Object now = map.get(jobId);
             if (now instanceof JobInfoPointer && ((JobInfoPointer) now).storeId().equals(store.storeId())

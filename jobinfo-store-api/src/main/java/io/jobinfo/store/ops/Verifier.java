@@ -395,8 +395,8 @@ public final class Verifier {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
             return;
         }
-        if (value == null) {
-            return; // removed meanwhile
+        if (value == null || value instanceof io.jobinfo.store.service.DeleteMarker) {
+            return; // removed meanwhile, or a job that ended and whose blob is being deleted (no job)
         }
         JobValueFormat format = formats.forValue(value);
         if (format != null) {

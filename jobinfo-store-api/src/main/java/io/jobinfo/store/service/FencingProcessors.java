@@ -24,10 +24,13 @@ final class FencingProcessors {
 
     static final byte PUT_IF_ABSENT = 1;
     static final byte REMOVE = 2;
+    /** Replaces a registered value (not a marker) with the {@link DeleteMarker} carried as value. */
+    static final byte CLAIM = 3;
 
     /**
-     * A pointer write or removal on the job's own key, refused if the writer's epoch is older than the fence of the
-     * key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or {@link Rejected}.
+     * A pointer write, removal or delete claim on the job's own key, refused if the writer's epoch is older than the
+     * fence of the key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or
+     * {@link Rejected}.
      */
     static final class FencedPointerOp implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable,
             HazelcastInstanceAware {
@@ -76,6 +79,11 @@ final class FencingProcessors {
             Object previous = entry.getValue();
             if (op == PUT_IF_ABSENT) {
                 if (previous == null) {
+                    entry.setValue(value);
+                    changed = true;
+                }
+            } else if (op == CLAIM) {
+                if (previous != null && !(previous instanceof DeleteMarker)) {
                     entry.setValue(value);
                     changed = true;
                 }
@@ -138,7 +146,7 @@ final class FencingProcessors {
 
         @Override
         public Object process(Map.Entry<Long, Object> entry) {
-            entry.setValue(op == PUT_IF_ABSENT ? value : null);
+            entry.setValue(op == REMOVE ? null : value);
             return null;
         }
 
@@ -209,19 +217,28 @@ final class FencingProcessors {
         }
     }
 
-    /** Increments the epoch counter and returns the new epoch; the backup is raised to the same value. */
+    /**
+     * Sets the epoch counter to {@code max(counter, floor) + 1} and returns it (the new epoch); the backup is raised
+     * to the same value. The floor is the highest fence the caller saw, so a counter whose entry was lost restarts
+     * above every fence.
+     */
     static final class NextEpoch implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
         private static final long serialVersionUID = 1L;
 
+        private long floor;
         private transient long issued;
 
         public NextEpoch() {
         }
 
+        NextEpoch(long floor) {
+            this.floor = floor;
+        }
+
         @Override
         public Long process(Map.Entry<Long, Long> entry) {
             Long current = entry.getValue();
-            issued = (current == null ? 0 : current) + 1;
+            issued = Math.max(current == null ? 0 : current, floor) + 1;
             entry.setValue(issued);
             return issued;
         }
@@ -242,11 +259,13 @@ final class FencingProcessors {
         }
 
         @Override
-        public void writeData(ObjectDataOutput out) {
+        public void writeData(ObjectDataOutput out) throws IOException {
+            out.writeLong(floor);
         }
 
         @Override
-        public void readData(ObjectDataInput in) {
+        public void readData(ObjectDataInput in) throws IOException {
+            floor = in.readLong();
         }
     }
 

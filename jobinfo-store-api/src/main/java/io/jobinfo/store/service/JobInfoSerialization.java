@@ -7,7 +7,8 @@ import com.hazelcast.nio.serialization.DataSerializableFactory;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 
 /**
- * Registers the Hazelcast serialization of {@link JobInfoPointer} and {@link InlineJobInfo}. Call
+ * Registers the Hazelcast serialization of {@link JobInfoPointer}, {@link InlineJobInfo}, {@link DeleteMarker}
+ * and the fencing processors. Call
  * {@link #configure(Config)} on every member's config (and {@link #configure(ClientConfig)} on tools that connect as
  * clients) before the instance starts.
  */
@@ -17,6 +18,10 @@ public final class JobInfoSerialization {
     public static final int FACTORY_ID = 0x4A4953;
     public static final int POINTER_CLASS_ID = 1;
     public static final int INLINE_CLASS_ID = 2;
+    /** {@link DeleteMarker}; 3 to 7 are the fencing processors. */
+    public static final int DELETE_MARKER_CLASS_ID = 8;
+    /** {@link ClusterIncident}. */
+    public static final int INCIDENT_CLASS_ID = 9;
 
     private JobInfoSerialization() {
     }
@@ -54,6 +59,10 @@ public final class JobInfoSerialization {
                     return new FencingProcessors.NextEpoch();
                 case FencingProcessors.REJECTED_CLASS_ID:
                     return new FencingProcessors.Rejected();
+                case DELETE_MARKER_CLASS_ID:
+                    return new DeleteMarker();
+                case INCIDENT_CLASS_ID:
+                    return new ClusterIncident();
                 default:
                     throw new IllegalArgumentException("Unknown jobinfo-store class id " + typeId
                             + "; a newer version of jobinfo-store wrote this value");

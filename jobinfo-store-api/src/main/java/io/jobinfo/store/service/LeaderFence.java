@@ -24,6 +24,10 @@ import java.util.Set;
  * fence of its own partition (a local read on the partition thread, in the same operation) and refuses the change if
  * the writer's epoch is older. Check and change are therefore atomic per partition: once the fence of a partition
  * holds epoch {@code E}, no change by a writer with an epoch below {@code E} can land on any job of that partition.
+ *
+ * <p>The next epoch always starts above every fence still standing ({@link #nextEpoch()} reads them first), so the
+ * loss of the epoch counter's entry (its partition lost with all replicas) does not restart epochs at 1 below the
+ * fences of a master that was deposed: the new master is still above every fence.
  */
 final class LeaderFence {
 
@@ -62,9 +66,33 @@ final class LeaderFence {
         return fenceKeyOfPartition[partitions.getPartition(jobId).getPartitionId()];
     }
 
-    /** A new, unique epoch, greater than every epoch handed out before. */
+    /**
+     * A new, unique epoch, greater than every epoch handed out before and greater than every fence: the counter
+     * is raised to the highest fence first, which matters when the counter's entry was lost.
+     */
     long nextEpoch() {
-        return epochMap.executeOnKey(EPOCH_KEY, new FencingProcessors.NextEpoch());
+        return epochMap.executeOnKey(EPOCH_KEY, new FencingProcessors.NextEpoch(highestFence()));
+    }
+
+    /** The highest fence of any partition now (0 if none is set). */
+    long highestFence() {
+        Set<Long> keys = new LinkedHashSet<>();
+        for (long k : fenceKeyOfPartition) {
+            keys.add(k);
+        }
+        long highest = 0;
+        for (Long v : fenceMap.getAll(keys).values()) {
+            if (v != null) {
+                highest = Math.max(highest, v);
+            }
+        }
+        return highest;
+    }
+
+    /** The epoch counter now (0 if its entry does not exist: never taken, or lost). */
+    long currentEpochCounter() {
+        Long v = epochMap.get(EPOCH_KEY);
+        return v == null ? 0 : v;
     }
 
     /**

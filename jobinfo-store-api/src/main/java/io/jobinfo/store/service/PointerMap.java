@@ -3,6 +3,7 @@ package io.jobinfo.store.service;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
+import com.hazelcast.query.Predicates;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -64,19 +65,19 @@ final class PointerMap {
     }
 
     /**
-     * Every entry of the map, in one call; if some value cannot be deserialized, entry by entry, each unreadable one
+     * Every registered entry of the map (delete markers left out), in one call; if some value cannot be deserialized, entry by entry, each unreadable one
      * added to {@code failed} (naming its job id) instead of failing the whole read.
      */
     List<Map.Entry<Long, Object>> readableEntries(Map<Long, JobInfoStoreException> failed) {
         try {
             // copied here: the set may deserialize its values lazily, while being iterated
-            return new ArrayList<>(map.entrySet());
+            return entries();
         } catch (HazelcastSerializationException whole) {
             List<Map.Entry<Long, Object>> readable = new ArrayList<>();
             for (Long jobId : map.keySet()) {
                 try {
                     Object value = map.get(jobId);
-                    if (value != null) {
+                    if (value != null && !(value instanceof DeleteMarker)) {
                         readable.add(new AbstractMap.SimpleImmutableEntry<>(jobId, value));
                     }
                 } catch (HazelcastSerializationException e) {
@@ -105,17 +106,53 @@ final class PointerMap {
                 fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.REMOVE, null));
     }
 
-    /** A snapshot of every entry (a cluster-wide call). */
-    Set<Map.Entry<Long, Object>> entries() {
-        return map.entrySet();
+    /**
+     * Claims {@code jobId} for deletion: replaces the registered value (a pointer or an inline job) with
+     * {@code marker}, atomically (a compare-and-set, fenced when this map is). Returns the value replaced;
+     * {@code null} or a {@link DeleteMarker} if nothing was registered (nothing changed); or a Rejected.
+     */
+    Object claim(long jobId, DeleteMarker marker, long writerEpoch) {
+        if (fence != null) {
+            return map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
+                    fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.CLAIM, marker));
+        }
+        while (true) {
+            Object current = map.get(jobId);
+            if (current == null || current instanceof DeleteMarker) {
+                return current;
+            }
+            if (map.replace(jobId, current, marker)) {
+                return current;
+            }
+            // changed between the read and the compare-and-set: look again
+        }
     }
 
+    /** Removes {@code marker} if it is still the value of {@code jobId}; returns whether it was. */
+    boolean release(long jobId, DeleteMarker marker) {
+        return map.remove(jobId, marker);
+    }
+
+    /** A snapshot of every registered entry (a cluster-wide call); delete markers (no job) are left out. */
+    List<Map.Entry<Long, Object>> entries() {
+        List<Map.Entry<Long, Object>> out = new ArrayList<>();
+        for (Map.Entry<Long, Object> e : map.entrySet()) {
+            if (!(e.getValue() instanceof DeleteMarker)) {
+                out.add(e);
+            }
+        }
+        return out;
+    }
+
+    /** Ids of every registered job; ids under a delete marker (no job) are left out. */
+    @SuppressWarnings("unchecked")
     Set<Long> keys() {
-        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet()));
+        return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet(
+                Predicates.not(Predicates.instanceOf(DeleteMarker.class)))));
     }
 
     int size() {
-        return map.size();
+        return keys().size();
     }
 
     boolean fencing() {

@@ -47,7 +47,7 @@ final class RegistryRestorer<T> {
         JobCache.Tokens tokens = cache.tokens();
         long readAt = cache.now();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
-        List<Map.Entry<Long, Object>> entries = map.readableEntries(failed);
+        List<Map.Entry<Long, Object>> entries = map.readableEntries(failed); // without delete markers: no job
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         boolean complete = pool.forEach(entries, entry -> {
             long jobId = entry.getKey();

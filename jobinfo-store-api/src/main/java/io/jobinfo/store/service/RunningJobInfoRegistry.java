@@ -14,6 +14,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -36,6 +37,15 @@ import org.slf4j.LoggerFactory;
  * Run the members with {@code hazelcast.operation.fail.on.indeterminate.state=true}: otherwise Hazelcast returns from a
  * pointer write whose synchronous backup was never acknowledged as if it had been, and a crash of that one member can
  * lose an acknowledged job.
+ *
+ * <p><b>Deletion claims.</b> Nothing deletes a blob without first claiming its job id in the map with a
+ * {@link DeleteMarker} ({@link #remove}, GC, the migrator's cleanup), so no pointer is ever left without its blob. A
+ * submit whose pointer write meets a claim waits for it ({@link Builder#claimWait}) and then writes blob and pointer
+ * again, or fails with {@link JobIdClaimedException}. Every read takes a marker for "no job".
+ *
+ * <p><b>Partition loss.</b> The registry installs a {@link PartitionLossMonitor} on its member: a lost partition of
+ * the map or a healed split brain is recorded cluster-wide ({@link IncidentLog}), and GC holds its deletes until an
+ * operator has rebuilt the lost pointers from the store and acknowledged.
  *
  * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads for every size; blobs
  * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call. Blobs are verified (length,
@@ -71,6 +81,8 @@ import org.slf4j.LoggerFactory;
 public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     public static final String DEFAULT_MAP_NAME = "engine_runningJobInfo";
+    /** Default {@link Builder#claimWait}: 10 s. */
+    public static final Duration DEFAULT_CLAIM_WAIT = Duration.ofSeconds(10);
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final PointerMap map;
@@ -82,6 +94,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final RegistryRestorer<T> restorer;
     private final CacheInvalidator invalidator;
     private final SubmitObserver observer;
+    private final long claimWaitNanos;
+    private final PartitionLossMonitor lossMonitor;
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.map = new PointerMap(b.hazelcast, b.mapName, b.fencing);
@@ -103,6 +117,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 b.mapName, meters);
         this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, b.restoreParallelism);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
+        this.claimWaitNanos = b.claimWait.toNanos();
+        this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
     }
 
     /** Starts a builder. The registry reads from and writes to {@code store}; pointers of other stores need
@@ -135,23 +151,37 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         Objects.requireNonNull(job, "job");
         long start = System.nanoTime();
         EncodedPayload payload = codec.encode(job, EnvelopeHeader.LENGTH);
-        EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), payload);
+        // the envelope records the initialization timestamp: the pointer can be rebuilt from the blob alone
+        EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), initializationTimestamp, payload);
         long writerEpoch = map.requireEpoch();
-        observer.beforeBlobWrite(jobId);
-        writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0, EnvelopeHeader.LENGTH + payload.length()));
-        observer.afterBlobWrite(jobId);
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
+        long claimDeadline = System.nanoTime() + claimWaitNanos;
         Object previous;
-        long writtenAt = cache.now();
-        cache.expectOwnAdd(jobId, pointer);
-        try {
-            previous = map.putIfAbsent(jobId, pointer, writerEpoch);
-        } catch (RuntimeException e) {
-            cache.ownAddDidNotHappen(jobId, pointer);
-            throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
-        }
-        if (previous != null) {
-            cache.ownAddDidNotHappen(jobId, pointer); // no add happened, so no add event will come
+        long writtenAt;
+        while (true) {
+            observer.beforeBlobWrite(jobId);
+            writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0,
+                    EnvelopeHeader.LENGTH + payload.length()));
+            observer.afterBlobWrite(jobId);
+            writtenAt = cache.now();
+            cache.expectOwnAdd(jobId, pointer);
+            try {
+                previous = map.putIfAbsent(jobId, pointer, writerEpoch);
+            } catch (RuntimeException e) {
+                cache.ownAddDidNotHappen(jobId, pointer);
+                throw new PointerOutcomeUnknownException(jobId, writeStore.location(jobId), e);
+            }
+            if (previous != null) {
+                cache.ownAddDidNotHappen(jobId, pointer); // no add happened, so no add event will come
+            }
+            if (!(previous instanceof DeleteMarker)) {
+                break;
+            }
+            // The id is claimed by a deletion, which deletes the blob (ours too, whatever create said): wait for
+            // the claim to go, then write blob and pointer again.
+            DeleteMarker marker = (DeleteMarker) previous;
+            observer.claimMet(jobId, marker);
+            awaitRelease(jobId, marker, claimDeadline);
         }
         if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the pointer write (the blob is stored and kept for GC; the submit is not"
@@ -177,6 +207,34 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     /**
+     * Waits until {@code marker} is no longer the value of {@code jobId}, polling with a growing pause (1 to 200 ms).
+     *
+     * @throws JobIdClaimedException the deadline passed first (or the thread was interrupted; its flag is set)
+     */
+    private void awaitRelease(long jobId, DeleteMarker marker, long deadline) throws JobIdClaimedException {
+        long waitStart = System.nanoTime();
+        long pause = 1;
+        while (true) {
+            if (!marker.equals(map.get(jobId))) {
+                return;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                throw new JobIdClaimedException(jobId, writeStore.location(jobId), marker,
+                        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStart));
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(pause, java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(left))));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new JobIdClaimedException(jobId, writeStore.location(jobId), marker,
+                        java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - waitStart));
+            }
+            pause = Math.min(200, pause * 2);
+        }
+    }
+
+    /**
      * The description of running job {@code jobId}, or empty if no such job is registered. A cache hit confirmed
      * with the map at most {@code cache.max-staleness} ago makes no network call; an older one reads the job's map
      * value (a small pointer) and is served only if the map still holds exactly the content it was loaded from. So a
@@ -195,7 +253,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         }
         long token = cache.token(jobId);
         long readAt = cache.now();
-        Object value = map.readValue(jobId);
+        Object read = map.readValue(jobId);
+        // a marker: no job (it ended, its blob is being deleted)
+        Object value = read instanceof DeleteMarker ? null : read;
         ContentKey key = value == null ? null : ContentKey.of(jobId, value);
         if (hit != null && cache.revalidate(jobId, hit, key, readAt) != null) {
             return Optional.of(hit.job());
@@ -207,7 +267,10 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 () -> resolver.resolve(jobId, value, key)).job());
     }
 
-    /** The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, or {@code null}. */
+    /**
+     * The raw map value of {@code jobId}: a {@link JobInfoPointer}, an {@link InlineJobInfo}, a {@link DeleteMarker}
+     * (no job: it ended and its blob is being deleted), or {@code null}.
+     */
     public Object registeredValue(long jobId) {
         return map.get(jobId);
     }
@@ -225,19 +288,24 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     }
 
     /**
-     * At job end: removes the pointer first, then deletes the blob. A blob whose delete fails is left for garbage
-     * collection (logged, counted in {@code jobinfo.remove.blob.delete.failures}); the job is removed regardless.
-     * Must not race a new submit of the same job id.
+     * At job end: claims the job id (the pointer is replaced by a {@link DeleteMarker}, atomically), deletes the
+     * blob, then removes the marker. From the claim on the job is gone for every reader; while the marker is there
+     * no submit can register the id again, so a submit of the same id retried meanwhile waits (see
+     * {@link Builder#claimWait}) instead of registering a blob that is being deleted. A blob whose delete fails keeps
+     * its claim, and GC finishes the deletion after its grace period (logged, counted in
+     * {@code jobinfo.remove.blob.delete.failures}); the job is removed regardless.
      *
      * @return {@code true} if a job was registered under {@code jobId}
      * @throws FencedException a newer master has taken over (fencing registries only); nothing was changed
-     * @throws JobInfoStoreException the pointer removal failed or its outcome is unknown; nothing was deleted
+     * @throws JobInfoStoreException the claim failed or its outcome is unknown; nothing was deleted (if the claim
+     *     landed, the job is gone and GC finishes the deletion); retry the removal
      */
     public boolean remove(long jobId) throws JobInfoStoreException {
         Object previous;
         long writerEpoch = map.requireEpoch();
+        DeleteMarker marker = DeleteMarker.claim(jobId, "remove", java.time.Instant.now());
         try {
-            previous = map.remove(jobId, writerEpoch);
+            previous = map.claim(jobId, marker, writerEpoch);
         } catch (RuntimeException e) {
             throw new JobInfoStoreException("Removing the pointer of the job failed or its outcome is unknown (" + e
                     + "); the blob was kept, retry the removal", jobId, writeStore.location(jobId), e);
@@ -247,6 +315,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (previous instanceof FencingProcessors.Rejected) {
             throw new FencedException("the removal (nothing was removed or deleted)", jobId,
                     writeStore.location(jobId), writerEpoch, ((FencingProcessors.Rejected) previous).fence());
+        }
+        if (previous == null || previous instanceof DeleteMarker) {
+            return false; // nothing registered, or already being deleted by someone else
         }
         if (previous instanceof JobInfoPointer) {
             JobInfoPointer pointer = (JobInfoPointer) previous;
@@ -260,12 +331,19 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                     store.delete(jobId);
                 } catch (JobInfoStoreException e) {
                     meters.blobDeleteFailed();
-                    LOG.warn("job {}: pointer removed but the blob delete failed; gc will remove it: {}", jobId,
-                            e.getMessage());
+                    LOG.warn("job {}: pointer removed but the blob delete failed; the job id stays claimed and gc"
+                            + " finishes the deletion: {}", jobId, e.getMessage());
+                    return true; // the delete may still land: keep the claim
                 }
             }
         }
-        return previous != null;
+        try {
+            map.release(jobId, marker);
+        } catch (RuntimeException e) {
+            LOG.warn("job {}: removed, but releasing its delete claim failed ({}); gc removes the claim after its"
+                    + " grace period", jobId, e.toString());
+        }
+        return true;
     }
 
     /**
@@ -345,6 +423,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     @Override
     public void close() {
         invalidator.close();
+        if (lossMonitor != null) {
+            lossMonitor.close();
+        }
         cache.invalidateAll();
     }
 
@@ -360,6 +441,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
         private boolean fencing;
         private SubmitObserver observer = SubmitObserver.NONE;
+        private Duration claimWait = DEFAULT_CLAIM_WAIT;
+        private boolean watchPartitionLoss = true;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -406,6 +489,28 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> fencing(boolean enabled) {
             this.fencing = enabled;
+            return this;
+        }
+
+        /**
+         * How long a submit that meets a delete claim ({@link DeleteMarker}) under its job id waits for the claim to
+         * go before it fails with {@link JobIdClaimedException}; default 10 s. Zero fails at once.
+         */
+        public Builder<T> claimWait(Duration wait) {
+            if (wait.isNegative()) {
+                throw new IllegalArgumentException("claim wait must not be negative: " + wait);
+            }
+            this.claimWait = wait;
+            return this;
+        }
+
+        /**
+         * Whether the registry installs a {@link PartitionLossMonitor} on its member for its map (lost partitions
+         * and merges are recorded cluster-wide, and GC holds); default on. Turn it off only where another monitor
+         * for this map runs on the same member.
+         */
+        public Builder<T> watchPartitionLoss(boolean enabled) {
+            this.watchPartitionLoss = enabled;
             return this;
         }
 

@@ -22,4 +22,11 @@ public interface SubmitObserver {
     /** The pointer is in the map; the submit has not returned (it is not acknowledged yet). */
     default void afterPointerWrite(long jobId) {
     }
+
+    /**
+     * The pointer write met a {@link DeleteMarker}: the job id is being deleted. The submit now waits (bounded) for
+     * the claim to go and then writes blob and pointer again.
+     */
+    default void claimMet(long jobId, DeleteMarker marker) {
+    }
 }

@@ -6,11 +6,11 @@ import picocli.CommandLine.Command;
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
         header = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
-        description = "Runs the demo, or migrates, verifies, collects garbage of and inspects the job map and"
-                + " store of a running cluster. Run a command with --help for its options.",
+        description = "Runs the demo, or migrates, verifies, collects garbage of, inspects and rebuilds the pointers"
+                + " of the job map and store of a running cluster. Run a command with --help for its options.",
         subcommands = {DemoCommand.class, io.jobinfo.store.cli.ops.MigrateCommand.class,
             io.jobinfo.store.cli.ops.VerifyCommand.class, io.jobinfo.store.cli.ops.GcCommand.class,
-            io.jobinfo.store.cli.ops.InspectCommand.class},
+            io.jobinfo.store.cli.ops.InspectCommand.class, io.jobinfo.store.cli.ops.RebuildPointersCommand.class},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
             "2:invalid arguments or configuration", "3:a cluster or store could not be reached",

@@ -3,6 +3,8 @@ package io.jobinfo.store.cli.ops;
 import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.ops.GarbageCollector;
 import io.jobinfo.store.ops.GcReport;
+import io.jobinfo.store.service.ClusterIncident;
+import io.jobinfo.store.service.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
 import java.io.PrintWriter;
@@ -19,11 +21,14 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true, sortOptions = false,
         description = "Lists blobs that no entry of the job map references and that are older than the grace "
                 + "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever "
-                + "the map holds any value under its job id, re-checked right before each delete, so a job registered "
-                + "during the run keeps its blob.",
+                + "the map holds any value under its job id; before each delete gc claims the job id in the map (a "
+                + "delete marker), so a job registered during the run keeps its blob. While a lost partition or a "
+                + "healed split brain is on record (the members record it in the map <map>.incidents) a deleting run "
+                + "deletes nothing: run rebuild-pointers, then acknowledge with --acknowledge-incidents.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
-            "1:some deletes failed (listed; the next run retries them)",
+            "1:some deletes failed (listed; the next run retries them), or --delete was held by a recorded"
+                + " partition loss or merge and deleted nothing",
             "2:invalid arguments or configuration, a grace period below 10m, or --delete refused because the job"
                 + " map is missing or empty while the store holds blobs (see --force)",
             "3:the cluster or the store could not be reached"})
@@ -46,6 +51,17 @@ public final class GcCommand extends OpsCommand {
             + " has really ended.")
     boolean force;
 
+    @Option(names = "--incident-window", defaultValue = "7d", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "Holds deletes while a partition loss or merge recorded within this window is not"
+                    + " acknowledged (default: ${DEFAULT-VALUE}).")
+    Duration incidentWindow;
+
+    @Option(names = "--acknowledge-incidents", description = "Acknowledges every recorded partition loss and merge"
+            + " before the run, so that --delete deletes again. Do it only after rebuild-pointers put the lost"
+            + " pointers back (or once nothing was lost): the blobs of lost pointers look like orphans.")
+    boolean acknowledgeIncidents;
+
     @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
             description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     ProgressDisplay.Mode progress;
@@ -65,11 +81,16 @@ public final class GcCommand extends OpsCommand {
             if (delete && !force) {
                 refuseWithoutJobMap(session);
             }
+            IncidentLog incidents = new IncidentLog(session.client(), session.map().getName());
+            if (acknowledgeIncidents) {
+                incidents.acknowledge(java.time.Instant.now(), "jobinfo-store gc --acknowledge-incidents");
+            }
             ProgressDisplay display = new ProgressDisplay(err(), progress, "gc scan");
             GcReport report;
             try {
                 boolean[] started = {false};
-                report = new GarbageCollector(session.map(), session.store(), grace).run(delete, blob -> {
+                report = new GarbageCollector(session.map(), session.store(), grace)
+                        .holdOnIncidents(incidents, incidentWindow).run(delete, blob -> {
                     if (!started[0]) {
                         started[0] = true;
                         display.start(-1); // the store listing gives no count ahead
@@ -82,7 +103,8 @@ public final class GcCommand extends OpsCommand {
             } finally {
                 display.finish();
             }
-            int exit = report.failures().isEmpty() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = report.failures().isEmpty() && !report.held() ? JobInfoStoreCli.EXIT_OK
+                    : JobInfoStoreCli.EXIT_PROBLEMS;
             if (json) {
                 printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
             } else {
@@ -135,6 +157,15 @@ public final class GcCommand extends OpsCommand {
         m.put("reclaimableBytes", r.reclaimableBytes());
         m.put("deleted", blobs(r.deleted()));
         m.put("savedByRecheck", r.savedByRecheck());
+        m.put("claimed", r.claimed());
+        m.put("interruptedDeletions", r.interruptedDeletions());
+        m.put("finishedDeletions", r.finishedDeletions());
+        m.put("held", r.held());
+        List<String> incidents = new ArrayList<>();
+        for (ClusterIncident c : r.heldBy()) {
+            incidents.add(c.describe());
+        }
+        m.put("openIncidents", incidents);
         m.put("failures", r.failures());
         m.put("exitCode", exit);
         return m;
@@ -168,6 +199,19 @@ public final class GcCommand extends OpsCommand {
                 out.printf("  kept: registered during the run %d%n", r.savedByRecheck());
             }
         }
+        if (r.claimed() > 0) {
+            out.printf("  being deleted       %8d  (job id claimed by a deletion; %d interrupted, %d finished)%n",
+                    r.claimed(), r.interruptedDeletions(), r.finishedDeletions().size());
+        }
+        for (ClusterIncident c : r.heldBy()) {
+            out.println((r.deleting() ? "HELD: " : "WOULD HOLD: ") + c.describe());
+        }
+        if (!r.heldBy().isEmpty()) {
+            out.println(r.deleting() ? "Nothing was deleted: the blobs of pointers lost with a partition look like"
+                    + " orphans. Run 'jobinfo-store rebuild-pointers' (dry run first), then 'gc --delete"
+                    + " --acknowledge-incidents'." : "A run with --delete would delete nothing until the incidents"
+                    + " are acknowledged (after rebuild-pointers).");
+        }
         for (StoredBlob b : r.orphans()) {
             out.printf("%s job %d at %s (%s, modified %s)%n", r.deleting() && r.deleted().contains(b) ? "DELETED"
                     : "ORPHAN", b.jobId(), b.location(), bytes(b.sizeBytes()), b.lastModified());
@@ -179,7 +223,7 @@ public final class GcCommand extends OpsCommand {
         for (String f : r.failures()) {
             out.println("FAILED " + f);
         }
-        if (!r.deleting() && (!r.orphans().isEmpty() || !r.leftovers().isEmpty())) {
+        if (!r.deleting() && r.heldBy().isEmpty() && (!r.orphans().isEmpty() || !r.leftovers().isEmpty())) {
             out.println("Dry run: rerun with --delete to remove them.");
         }
         out.flush();

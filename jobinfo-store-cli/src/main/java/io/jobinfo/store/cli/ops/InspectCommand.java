@@ -94,6 +94,15 @@ public final class InspectCommand extends OpsCommand {
                 }
                 result.put("location", store.location(jobId));
                 headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
+            } else if (value instanceof io.jobinfo.store.service.DeleteMarker marker) {
+                // no job: it ended (or its orphan blob is being collected) and the blob is being deleted
+                result.put("value", "being deleted");
+                Map<String, Object> claim = new LinkedHashMap<>();
+                claim.put("owner", marker.owner());
+                claim.put("claimedAt", marker.claimedAt().toString());
+                result.put("deleteClaim", claim);
+                result.put("location", store.location(jobId));
+                headerInto(store, result, new ArrayList<>(), false);
             } else if (value == null) {
                 result.put("value", "absent");
                 result.put("location", store.location(jobId));
@@ -155,6 +164,9 @@ public final class InspectCommand extends OpsCommand {
             m.put("blobLength", h.blobLength());
             m.put("crc32c", String.format("%08x", h.payloadCrc32c()));
             m.put("sha256", h.sha256Hex());
+            if (h.hasInitializationTimestamp()) {
+                m.put("initializationTimestamp", h.initializationTimestamp());
+            }
             result.put("header", m);
             return true;
         } catch (BlobNotFoundException e) {
@@ -259,6 +271,7 @@ public final class InspectCommand extends OpsCommand {
         out.printf("Job %s in map %s: %s%n", r.get("jobId"), r.get("map"), r.get("value"));
         section(out, "pointer", r.get("pointer"));
         section(out, "inline value", r.get("inline"));
+        section(out, "delete claim (no job: its blob is being deleted)", r.get("deleteClaim"));
         if (r.get("location") != null) {
             out.printf("blob location: %s%n", r.get("location"));
         }

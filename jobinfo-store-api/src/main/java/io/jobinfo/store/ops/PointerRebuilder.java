@@ -1,0 +1,272 @@
+package io.jobinfo.store.ops;
+
+import com.hazelcast.map.IMap;
+import com.hazelcast.partition.PartitionService;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.service.DeleteMarker;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Puts pointers back for blobs whose map entry is missing: after a partition of the job map was lost (every
+ * replica), its pointers are gone while their blobs are intact in the store. A blob of format version 2 holds
+ * everything a pointer needs (job id, initialization timestamp, length, checksums, codec, version; the store id is
+ * the store's), so the pointer is rebuilt from the blob alone.
+ *
+ * <p>Which blobs: complete blobs of the store whose job id has no entry in the map (not even a
+ * {@link DeleteMarker}: a deletion in progress is never undone), that were last modified no later than
+ * {@link Builder#modifiedNotAfter} (the moment of the loss: a blob written later without a pointer is a submit in
+ * flight or one that failed, not a lost job), and, if {@link Builder#onlyPartitions} is given, whose job id lives in
+ * one of those partitions (the lost ones). Each blob is read and fully verified first; the pointer is put with
+ * {@code putIfAbsent}, so an entry that appeared meanwhile is never overwritten.
+ *
+ * <p>What this cannot tell: a blob without a pointer may also be the orphan of a submit that failed before the loss
+ * or of a job whose removal crashed between pointer and blob; restricting to the lost partitions and to blobs older
+ * than the loss keeps those few, and a dry run (the default of the CLI) lists every candidate for the operator.
+ * Blobs of format version 1 record no initialization timestamp: they are skipped unless
+ * {@link Builder#timestampFromModificationTime} is set.
+ */
+public final class PointerRebuilder {
+
+    /** What happened to one candidate. */
+    public enum Outcome {
+        /** The pointer was put (on a dry run: would be put). */
+        REBUILT,
+        /** The job id has an entry now (registered or being deleted): nothing done. */
+        REGISTERED,
+        /** A version 1 blob without an initialization timestamp; see {@link Builder#timestampFromModificationTime}. */
+        NO_TIMESTAMP,
+        /** The blob is missing, corrupt or unreadable, or the map call failed: nothing done. */
+        FAILED
+    }
+
+    /** One examined blob. */
+    public static final class Entry {
+        private final long jobId;
+        private final String location;
+        private final Outcome outcome;
+        private final String detail;
+        private final JobInfoPointer pointer;
+
+        Entry(long jobId, String location, Outcome outcome, String detail, JobInfoPointer pointer) {
+            this.jobId = jobId;
+            this.location = location;
+            this.outcome = outcome;
+            this.detail = detail;
+            this.pointer = pointer;
+        }
+
+        public long jobId() {
+            return jobId;
+        }
+
+        public String location() {
+            return location;
+        }
+
+        public Outcome outcome() {
+            return outcome;
+        }
+
+        /** Why (for anything but REBUILT), or "". */
+        public String detail() {
+            return detail;
+        }
+
+        /** The pointer put (or that a dry run would put); {@code null} unless REBUILT. */
+        public JobInfoPointer pointer() {
+            return pointer;
+        }
+
+        @Override
+        public String toString() {
+            return "Entry[jobId=" + jobId + ", outcome=" + outcome + ", detail=" + detail + ", pointer=" + pointer
+                    + "]";
+        }
+    }
+
+    /** What a run found and did. */
+    public static final class Report {
+        private final boolean applied;
+        private final int scanned;
+        private final int outside;
+        private final List<Entry> entries;
+
+        Report(boolean applied, int scanned, int outside, List<Entry> entries) {
+            this.applied = applied;
+            this.scanned = scanned;
+            this.outside = outside;
+            this.entries = Collections.unmodifiableList(new ArrayList<>(entries));
+        }
+
+        /** {@code false} for a dry run (nothing was put). */
+        public boolean applied() {
+            return applied;
+        }
+
+        /** Complete blobs listed. */
+        public int scanned() {
+            return scanned;
+        }
+
+        /** Blobs without a map entry left alone: outside the partitions or modified after the cut-off. */
+        public int outside() {
+            return outside;
+        }
+
+        /** Every candidate: a blob without a map entry, in scope. */
+        public List<Entry> entries() {
+            return entries;
+        }
+
+        public List<Entry> with(Outcome outcome) {
+            List<Entry> out = new ArrayList<>();
+            for (Entry e : entries) {
+                if (e.outcome == outcome) {
+                    out.add(e);
+                }
+            }
+            return out;
+        }
+
+        @Override
+        public String toString() {
+            return "Report[applied=" + applied + ", scanned=" + scanned + ", outside=" + outside + ", entries="
+                    + entries + "]";
+        }
+    }
+
+    private final IMap<Long, Object> map;
+    private final JobInfoStore store;
+    private final Set<Integer> partitions;
+    private final PartitionService partitionService;
+    private final Instant modifiedNotAfter;
+    private final boolean timestampFromModificationTime;
+
+    private PointerRebuilder(Builder b) {
+        this.map = b.map;
+        this.store = b.store;
+        this.partitions = b.partitions == null ? null : Collections.unmodifiableSet(new HashSet<>(b.partitions));
+        this.partitionService = b.partitionService;
+        this.modifiedNotAfter = b.modifiedNotAfter;
+        this.timestampFromModificationTime = b.timestampFromModificationTime;
+    }
+
+    /**
+     * @param modifiedNotAfter only blobs last modified at or before this instant are candidates (the time of the
+     *                         loss)
+     */
+    public static Builder builder(IMap<Long, Object> map, JobInfoStore store, Instant modifiedNotAfter) {
+        return new Builder(map, store, modifiedNotAfter);
+    }
+
+    /**
+     * Examines the store and, if {@code apply}, puts the pointers.
+     *
+     * @throws JobInfoStoreException listing the store failed; nothing was put
+     */
+    public Report run(boolean apply) throws JobInfoStoreException {
+        List<StoredBlob> listed = store.list();
+        Set<Long> registered = new HashSet<>(map.keySet()); // markers included: a deletion is never undone
+        List<Entry> entries = new ArrayList<>();
+        int scanned = 0;
+        int outside = 0;
+        for (StoredBlob blob : listed) {
+            if (blob.incomplete()) {
+                continue;
+            }
+            scanned++;
+            long jobId = blob.jobId();
+            if (registered.contains(jobId)) {
+                continue;
+            }
+            if (blob.lastModified().isAfter(modifiedNotAfter) || (partitions != null
+                    && !partitions.contains(partitionService.getPartition(jobId).getPartitionId()))) {
+                outside++;
+                continue;
+            }
+            entries.add(rebuild(blob, apply));
+        }
+        entries.sort((a, b) -> Long.compare(a.jobId, b.jobId));
+        return new Report(apply, scanned, outside, entries);
+    }
+
+    private Entry rebuild(StoredBlob blob, boolean apply) {
+        long jobId = blob.jobId();
+        VerifiedBlob verified;
+        try {
+            verified = store.read(jobId);
+        } catch (JobInfoStoreException e) {
+            return new Entry(jobId, blob.location(), Outcome.FAILED, e.getMessage() + "; no pointer was put", null);
+        }
+        EnvelopeHeader header = verified.header();
+        long timestamp;
+        if (header.hasInitializationTimestamp()) {
+            timestamp = header.initializationTimestamp();
+        } else if (timestampFromModificationTime) {
+            timestamp = blob.lastModified().toEpochMilli();
+        } else {
+            return new Entry(jobId, blob.location(), Outcome.NO_TIMESTAMP, "format version "
+                    + header.formatVersion() + " records no initialization timestamp; allow the blob's modification"
+                    + " time as its timestamp to rebuild it", null);
+        }
+        JobInfoPointer pointer = new JobInfoPointer(jobId, timestamp, store.storeId(), header);
+        if (!apply) {
+            return new Entry(jobId, blob.location(), Outcome.REBUILT, "", pointer);
+        }
+        Object previous;
+        try {
+            previous = map.putIfAbsent(jobId, pointer);
+        } catch (RuntimeException e) {
+            return new Entry(jobId, blob.location(), Outcome.FAILED, "putting the pointer failed or its outcome is"
+                    + " unknown (" + e + "); run again", null);
+        }
+        if (previous != null) {
+            return new Entry(jobId, blob.location(), Outcome.REGISTERED, "registered meanwhile: " + previous, null);
+        }
+        return new Entry(jobId, blob.location(), Outcome.REBUILT, "", pointer);
+    }
+
+    /** Configures a {@link PointerRebuilder}. */
+    public static final class Builder {
+        private final IMap<Long, Object> map;
+        private final JobInfoStore store;
+        private final Instant modifiedNotAfter;
+        private Set<Integer> partitions;
+        private PartitionService partitionService;
+        private boolean timestampFromModificationTime;
+
+        private Builder(IMap<Long, Object> map, JobInfoStore store, Instant modifiedNotAfter) {
+            this.map = Objects.requireNonNull(map, "map");
+            this.store = Objects.requireNonNull(store, "store");
+            this.modifiedNotAfter = Objects.requireNonNull(modifiedNotAfter, "modifiedNotAfter");
+        }
+
+        /** Only job ids in these partitions (by {@code partitionService}, a member's or a client's). */
+        public Builder onlyPartitions(Set<Integer> partitions, PartitionService partitionService) {
+            this.partitions = Objects.requireNonNull(partitions, "partitions");
+            this.partitionService = Objects.requireNonNull(partitionService, "partitionService");
+            return this;
+        }
+
+        /** Version 1 blobs get their modification time as initialization timestamp (default: skipped). */
+        public Builder timestampFromModificationTime(boolean allowed) {
+            this.timestampFromModificationTime = allowed;
+            return this;
+        }
+
+        public PointerRebuilder build() {
+            return new PointerRebuilder(this);
+        }
+    }
+}

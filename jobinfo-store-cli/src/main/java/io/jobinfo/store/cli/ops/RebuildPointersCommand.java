@@ -1,0 +1,188 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.ops.PointerRebuilder;
+import io.jobinfo.store.service.ClusterIncident;
+import io.jobinfo.store.service.IncidentLog;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code rebuild-pointers}: after a recorded partition loss or merge, puts pointers back for blobs whose map entry is
+ * missing ({@link PointerRebuilder}); a dry run unless {@code --apply}.
+ */
+@Command(name = "rebuild-pointers", header = "Puts back pointers lost with a partition, from their blobs.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "After a partition of the job map was lost or a split brain healed (both recorded by the"
+                + " members in the map <map>.incidents), lists the blobs whose job id has no entry in the map, in"
+                + " the lost partitions (every partition after a merge, or with --all-partitions) and last modified"
+                + " before the loss, and with --apply puts their pointers back with putIfAbsent. Each blob is"
+                + " verified first; its pointer comes from the blob alone (format version 2 envelopes record the"
+                + " initialization timestamp). A dry run unless --apply. Afterwards acknowledge with gc"
+                + " --acknowledge-incidents.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:listed (dry run) or rebuilt every candidate",
+            "1:some candidates failed or were skipped (listed: unreadable, corrupt, or no timestamp)",
+            "2:invalid arguments or configuration, or no loss or merge on record and no --all-partitions",
+            "3:the cluster or the store could not be reached"})
+public final class RebuildPointersCommand extends OpsCommand {
+
+    @Option(names = "--apply", description = "Puts the pointers; without it the command is a dry run that changes"
+            + " nothing.")
+    boolean apply;
+
+    @Option(names = "--all-partitions", description = "Considers blobs of every partition, not only the lost ones,"
+            + " also when no loss is on record.")
+    boolean allPartitions;
+
+    @Option(names = "--incident-window", defaultValue = "7d", paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "Considers the incidents recorded within this window (default: ${DEFAULT-VALUE}).")
+    Duration incidentWindow;
+
+    @Option(names = "--modified-before", paramLabel = "INSTANT",
+            description = "Considers only blobs last modified before this instant, such as 2026-12-01T09:00:00Z"
+                    + " (default: when the latest loss was seen; with --all-partitions and no loss on record,"
+                    + " 10 minutes ago, so that submits in flight are left alone).")
+    Instant modifiedBefore;
+
+    @Option(names = "--timestamp-from-modification-time", description = "Gives blobs of format version 1, which"
+            + " record no initialization timestamp, their modification time as initialization timestamp; without"
+            + " it they are listed and skipped.")
+    boolean timestampFromModificationTime;
+
+    @Override
+    int execute() {
+        try (OpsSession session = OpsSession.open(connection)) {
+            String mapName = session.map().getName();
+            IncidentLog log = new IncidentLog(session.client(), mapName);
+            List<ClusterIncident> open = log.open(incidentWindow, Instant.now());
+            Set<Integer> partitions = new TreeSet<>();
+            boolean every = allPartitions;
+            Instant latest = null;
+            for (ClusterIncident c : open) {
+                latest = latest == null || c.detectedAt().isAfter(latest) ? c.detectedAt() : latest;
+                if (c.kind() == ClusterIncident.Kind.MERGED || c.partitionId() < 0) {
+                    every = true;
+                } else if (c.mapName().equals(mapName)) {
+                    partitions.add(c.partitionId());
+                }
+            }
+            if (open.isEmpty() && !allPartitions) {
+                throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "no partition loss or merge of map " + mapName
+                        + " is on record within " + DurationConverter.format(incidentWindow) + " (and none is"
+                        + " unacknowledged): nothing to rebuild. If entries were lost without a record (no member"
+                        + " ran a registry), rerun with --all-partitions and check the dry run");
+            }
+            Instant cutoff = modifiedBefore != null ? modifiedBefore
+                    : latest != null ? latest : Instant.now().minus(Duration.ofMinutes(10));
+            PointerRebuilder.Builder builder = PointerRebuilder.builder(session.map(), session.store(), cutoff)
+                    .timestampFromModificationTime(timestampFromModificationTime);
+            if (!every) {
+                builder.onlyPartitions(partitions, session.client().getPartitionService());
+            }
+            PointerRebuilder.Report report;
+            try {
+                report = builder.build().run(apply);
+            } catch (JobInfoStoreException e) {
+                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                        + e.getMessage(), e);
+            }
+            int problems = report.with(PointerRebuilder.Outcome.FAILED).size()
+                    + report.with(PointerRebuilder.Outcome.NO_TIMESTAMP).size();
+            int exit = problems == 0 ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            if (json) {
+                printJson(toJson(report, mapName, session.store().storeId(), open, every, partitions, cutoff,
+                        exit));
+            } else {
+                print(out(), report, mapName, session.store().storeId(), open, every, partitions, cutoff);
+            }
+            return exit;
+        }
+    }
+
+    private static Map<String, Object> toJson(PointerRebuilder.Report r, String map, String storeId,
+            List<ClusterIncident> open, boolean every, Set<Integer> partitions, Instant cutoff, int exit) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("command", "rebuild-pointers");
+        m.put("dryRun", !r.applied());
+        m.put("map", map);
+        m.put("storeId", storeId);
+        List<String> incidents = new ArrayList<>();
+        for (ClusterIncident c : open) {
+            incidents.add(c.describe());
+        }
+        m.put("openIncidents", incidents);
+        m.put("partitions", every ? "all" : partitions);
+        m.put("modifiedBefore", cutoff.toString());
+        m.put("scanned", r.scanned());
+        m.put("outOfScope", r.outside());
+        List<Map<String, Object>> entries = new ArrayList<>();
+        for (PointerRebuilder.Entry e : r.entries()) {
+            Map<String, Object> x = new LinkedHashMap<>();
+            x.put("jobId", e.jobId());
+            x.put("location", e.location());
+            x.put("outcome", e.outcome().name());
+            x.put("detail", e.detail());
+            if (e.pointer() != null) {
+                x.put("initializationTimestamp", e.pointer().initializationTimestamp());
+            }
+            entries.add(x);
+        }
+        m.put("candidates", entries);
+        m.put("exitCode", exit);
+        return m;
+    }
+
+    private static void print(PrintWriter out, PointerRebuilder.Report r, String map, String storeId,
+            List<ClusterIncident> open, boolean every, Set<Integer> partitions, Instant cutoff) {
+        out.printf("Rebuild of the pointers of map %s from store %s%s%n", map, storeId,
+                r.applied() ? "" : ", DRY RUN: nothing put");
+        for (ClusterIncident c : open) {
+            out.println("  incident: " + c.describe());
+        }
+        out.printf("  partitions          %s%n", every ? "all" : partitions);
+        out.printf("  blobs modified before %s%n", cutoff);
+        out.printf("  blobs scanned       %8d%n", r.scanned());
+        out.printf("  without map entry   %8d  (in scope)%n", r.entries().size());
+        out.printf("  out of scope        %8d  (other partitions, or newer than the loss)%n", r.outside());
+        for (PointerRebuilder.Entry e : r.entries()) {
+            String what;
+            switch (e.outcome()) {
+                case REBUILT:
+                    what = r.applied() ? "REBUILT" : "WOULD REBUILD";
+                    break;
+                case REGISTERED:
+                    what = "SKIPPED";
+                    break;
+                case NO_TIMESTAMP:
+                    what = "NO TIMESTAMP";
+                    break;
+                default:
+                    what = "FAILED";
+            }
+            out.printf("%s job %d at %s%s%n", what, e.jobId(), e.location(),
+                    e.detail().isEmpty() ? (e.pointer() == null ? "" : " (initialized at "
+                            + Instant.ofEpochMilli(e.pointer().initializationTimestamp()) + ")")
+                            : ": " + e.detail());
+        }
+        if (!r.applied() && !r.with(PointerRebuilder.Outcome.REBUILT).isEmpty()) {
+            out.println("Dry run: check the list (a blob without a pointer can also be the orphan of a submit that"
+                    + " failed), then rerun with --apply.");
+        } else if (r.applied()) {
+            out.println("Then acknowledge the incidents: jobinfo-store gc --acknowledge-incidents (with --delete to"
+                    + " collect garbage at once).");
+        }
+        out.flush();
+    }
+}
