@@ -369,8 +369,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             // The rename may or may not have happened (a lost reply, a NameNode failover): look before deciding.
             boolean wasInterrupted = Thread.interrupted();
             try {
-                if (ops.exists(temp) && !ops.exists(target)) {
-                    deleteQuietly(temp);
+                // Only a temp we removed ourselves proves it: a rename still queued at the NameNode could otherwise
+                // land after the look.
+                if (ops.exists(temp) && !ops.exists(target) && ops.delete(temp, false) && !ops.exists(target)) {
                     throw new JobInfoStoreException("Renaming the blob into place failed (nothing was stored): "
                             + HadoopConfigurations.rootMessage(e), jobId, location(jobId), e);
                 }
