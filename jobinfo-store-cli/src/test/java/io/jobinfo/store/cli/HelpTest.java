@@ -87,7 +87,8 @@ class HelpTest {
                         .hasSize(1).allMatch(HelpTest::sentence, "one whole-sentence string");
             }
             soft.assertThat(text).as(name).startsWith(spec.usageMessage().header()[0]).contains("Exit codes:")
-                    .containsPattern("(?m)^ +0 +\\S").containsPattern("(?m)^ +2 +invalid arguments or configuration");
+                    .containsPattern("(?m)^ +0 +\\S").containsPattern("(?m)^ +2 +invalid arguments or configuration")
+                    .containsPattern("(?m)^ +4 +internal error");
             String[] lines = text.split("\n", -1);
             for (int i = 0; i < lines.length; i++) {
                 String line = lines[i];

@@ -31,7 +31,8 @@ import picocli.CommandLine.Option;
                 + " partition loss or merge and deleted nothing",
             "2:invalid arguments or configuration, a grace period below 10m, or --delete refused because the job"
                 + " map is missing or empty while the store holds blobs (see --force)",
-            "3:the cluster or the store could not be reached"})
+            "3:the cluster or the store could not be reached",
+            "4:internal error (a bug: please report it, with the trace printed)"})
 public final class GcCommand extends OpsCommand {
 
     /** The shortest grace period accepted without {@code --force} (docs/operations.md, "GC grace period"). */

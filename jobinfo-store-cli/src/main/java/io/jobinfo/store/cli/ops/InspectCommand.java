@@ -41,7 +41,8 @@ import picocli.CommandLine.Parameters;
         exitCodeList = {"0:the job is registered and reads back intact",
             "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry)",
             "2:invalid arguments or configuration, or no such job in the map nor the store",
-            "3:the cluster or the store could not be reached"})
+            "3:the cluster or the store could not be reached",
+            "4:internal error (a bug: please report it, with the trace printed)"})
 public final class InspectCommand extends OpsCommand {
 
     @Mixin

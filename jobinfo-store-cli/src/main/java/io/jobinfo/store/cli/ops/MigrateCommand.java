@@ -25,7 +25,8 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
             "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
             "2:invalid arguments or configuration; nothing was changed",
-            "3:the cluster or the store could not be reached; nothing was changed"})
+            "3:the cluster or the store could not be reached; nothing was changed",
+            "4:internal error (a bug: please report it, with the trace printed)"})
 public final class MigrateCommand extends OpsCommand {
 
     @Mixin

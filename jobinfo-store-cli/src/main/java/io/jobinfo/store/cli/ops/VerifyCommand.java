@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
             "1:something is wrong (listed): a broken pointer or undecodable payload, an inline value, an orphan or a"
                 + " leftover",
             "2:invalid arguments or configuration",
-            "3:the cluster or the store could not be reached"})
+            "3:the cluster or the store could not be reached",
+            "4:internal error (a bug: please report it, with the trace printed)"})
 public final class VerifyCommand extends OpsCommand {
 
     @Mixin
