@@ -1,0 +1,195 @@
+package io.jobinfo.store.seatunnel.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.RestClient;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The stock SeaTunnel 2.3.8 engine, unchanged, on 3 member processes: what {@code engine_runningJobInfo} costs per job,
+ * that a {@code kill -9} of the master brings every job back on the new master, and that the REST endpoints decode
+ * the whole job from the map. The figures go to {@code target/seatunnel-it/stock-baseline.json}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StockEngineBaselineTest {
+
+    static final int COLUMNS = 20;
+    static final int[] TABLES = {1, 100, 1000};
+
+    @RegisterExtension
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> ClusterSpec.stock("st-stock", 3));
+
+    /** tables -> job id, in submit order */
+    static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
+    static final Map<String, Object> REPORT = new LinkedHashMap<>();
+    static final RestClient REST = new RestClient();
+
+    @Test
+    @Order(1)
+    void everyJobRunsAndTheMapHoldsItTwiceOwnedAndBackup() {
+        ClusterClient client = ST.client();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int tables : TABLES) {
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);
+            MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+            long t0 = System.nanoTime();
+            long jobId = client.submit(file, "stock-" + tables + "-tables");
+            long submitMillis = (System.nanoTime() - t0) / 1_000_000;
+            JOBS.put(tables, jobId);
+            client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+            MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
+            long jobBytes = client.storedJobBytes(jobId);
+
+            assertThat(job.ownedEntries()).as("owned entries added by job %d", jobId).isEqualTo(1);
+            assertThat(job.backupEntries()).as("backup entries added by job %d", jobId).isEqualTo(1);
+            assertThat(job.ownedBytes()).as("owned bytes of the %d-table job", tables).isGreaterThanOrEqualTo(jobBytes);
+            assertThat(job.backupBytes()).as("backup bytes of the %d-table job", tables).isGreaterThanOrEqualTo(jobBytes);
+
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("tables", tables);
+            row.put("columns", COLUMNS);
+            row.put("jobId", jobId);
+            row.put("jobImmutableInformationBytes", jobBytes);
+            row.put("ownedEntryBytes", job.ownedBytes());
+            row.put("backupEntryBytes", job.backupBytes());
+            row.put("ownedPlusBackupBytes", job.totalBytes());
+            row.put("submitMillis", submitMillis);
+            rows.add(row);
+        }
+        REPORT.put("jobs", rows);
+        // the largest job: about 1.8 MB of JobImmutableInformation, held twice
+        long largest = client.storedJobBytes(JOBS.get(1000));
+        assertThat(largest).as("serialized size of the 1000-table job").isGreaterThan(1_000_000);
+        for (long id : JOBS.values()) {
+            assertThat(client.status(id)).as("job %d", id).isEqualTo("RUNNING");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void restEndpointsReturnEveryRunningJobInFull() {
+        assertThat(JOBS).hasSize(TABLES.length);
+        for (int member : ST.cluster().aliveMembers()) {
+            assertRestShowsEveryJob(ST.cluster().port(member));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void killMinusNineOfTheMasterBringsEveryJobBackOnTheNewMaster() {
+        assertThat(JOBS).hasSize(TABLES.length);
+        ClusterClient client = ST.client();
+        int oldMasterPort = client.masterPort();
+        int oldMaster = ST.cluster().indexOfPort(oldMasterPort);
+        assertThat(oldMaster).isGreaterThanOrEqualTo(0);
+
+        Instant killed = Instant.now();
+        ST.cluster().kill(oldMaster);
+        client.awaitClusterSize(2, Duration.ofSeconds(60));
+        int newMasterPort = client.masterPort();
+        assertThat(newMasterPort).isNotEqualTo(oldMasterPort);
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+        }
+        long restoreMillis = Duration.between(killed, Instant.now()).toMillis();
+        assertRestShowsEveryJob(newMasterPort);
+        // still one entry per job, nothing lost with the dead member
+        assertThat(client.runningJobInfo().keySet()).containsAll(JOBS.values());
+
+        Map<String, Object> failover = new LinkedHashMap<>();
+        failover.put("killedMember", oldMaster);
+        failover.put("jobs", JOBS.size());
+        failover.put("killToAllRunningMillis", restoreMillis);
+        REPORT.put("masterKill", failover);
+
+        ST.cluster().restart(oldMaster);
+        client.awaitClusterSize(3, Duration.ofSeconds(90));
+    }
+
+    @Test
+    @Order(4)
+    void cancelEndsEveryJobAndRemovesItsEntry() {
+        ClusterClient client = ST.client();
+        for (long id : JOBS.values()) {
+            client.cancel(id);
+        }
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
+                    () -> "engine_runningJobInfo still holds job " + id + " after its cancel");
+        }
+        MapFigures left = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+        assertThat(left.ownedEntries() + left.backupEntries()).as("entries left after every cancel").isZero();
+    }
+
+    static void assertRestShowsEveryJob(int port) {
+        RestClient.Response all = REST.get(port, RestClient.RUNNING_JOBS);
+        assertThat(all.status()).as("GET running-jobs on %d: %s", port, all.body()).isEqualTo(200);
+        Map<Long, JsonNode> byId = new LinkedHashMap<>();
+        for (JsonNode job : all.json()) {
+            byId.put(Long.parseLong(job.get("jobId").asText()), job);
+        }
+        assertThat(byId.keySet()).as("running jobs listed by member %d", port).containsAll(JOBS.values());
+        for (Map.Entry<Integer, Long> e : JOBS.entrySet()) {
+            int tables = e.getKey();
+            long id = e.getValue();
+            JsonNode listed = byId.get(id);
+            assertFullJob(listed, id, tables);
+            RestClient.Response one = REST.get(port, RestClient.RUNNING_JOB + id);
+            assertThat(one.status()).isEqualTo(200);
+            assertFullJob(one.json(), id, tables);
+            RestClient.Response info = REST.get(port, RestClient.JOB_INFO + id);
+            assertThat(info.status()).isEqualTo(200);
+            assertFullJob(info.json(), id, tables);
+        }
+    }
+
+    /**
+     * The job as REST shows it. Name, env options and DAG come from the job's {@code LogicalDag}, which the member
+     * decodes from the {@code JobImmutableInformation} held in {@code engine_runningJobInfo}: they are there only if
+     * the whole job could be read.
+     */
+    static void assertFullJob(JsonNode job, long id, int tables) {
+        assertThat(job.path("jobId").asText()).isEqualTo(String.valueOf(id));
+        assertThat(job.path("jobName").asText()).isEqualTo("stock-" + tables + "-tables");
+        assertThat(job.path("jobStatus").asText()).isEqualTo("RUNNING");
+        assertThat(job.path("envOptions").path("job.mode").asText()).as("envOptions of job %d", id)
+                .isEqualTo("STREAMING");
+        String dag = job.path("jobDag").toString();
+        assertThat(dag).as("jobDag of job %d", id).contains("FakeSource").contains("Console-MultiTableSink");
+    }
+
+    @AfterAll
+    static void writeReport() throws IOException {
+        REPORT.put("engine", "SeaTunnel 2.3.8 (stock), 3 member processes, backup-count 1");
+        REPORT.put("map", ClusterClient.RUNNING_JOB_INFO);
+        REPORT.put("measuredWith", "LocalMapStats of every member (owned + backup entry memory cost), "
+                + "delta before/after each submit");
+        Path out = SeaTunnelClusterExtension.TARGET.resolve("stock-baseline.json");
+        Files.createDirectories(out.getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), REPORT);
+    }
+}

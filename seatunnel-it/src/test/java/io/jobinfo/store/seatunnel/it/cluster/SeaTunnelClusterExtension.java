@@ -1,0 +1,75 @@
+package io.jobinfo.store.seatunnel.it.cluster;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * One real cluster per test class: started before the first test, stopped after the last one whatever happened
+ * (register as a static {@code @RegisterExtension} field). Files and member logs go to
+ * {@code target/seatunnel-it/<test class>/}.
+ */
+public final class SeaTunnelClusterExtension implements BeforeAllCallback, AfterAllCallback {
+
+    public static final Path TARGET = Path.of(System.getProperty("seatunnel.it.target", "target/seatunnel-it"));
+
+    private final Supplier<ClusterSpec> specSupplier;
+    private final Duration startTimeout;
+    private SeaTunnelProcessCluster cluster;
+    private ClusterClient client;
+
+    public SeaTunnelClusterExtension(Supplier<ClusterSpec> spec) {
+        this(spec, Duration.ofSeconds(120));
+    }
+
+    public SeaTunnelClusterExtension(Supplier<ClusterSpec> spec, Duration startTimeout) {
+        this.specSupplier = spec;
+        this.startTimeout = startTimeout;
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        ClusterSpec spec = specSupplier.get();
+        Path dir = TARGET.resolve(context.getRequiredTestClass().getSimpleName());
+        cluster = new SeaTunnelProcessCluster(spec, dir).start();
+        try {
+            client = new ClusterClient(spec);
+            client.awaitClusterSize(spec.size(), startTimeout);
+        } catch (RuntimeException | AssertionError e) {
+            String tail = cluster.logTail(0, 4000);
+            cluster.close();
+            throw new IllegalStateException("the SeaTunnel cluster " + spec.clusterName() + " did not form; log of member 0"
+                    + " (" + cluster.log(0) + "):\n" + tail, e);
+        }
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        try {
+            if (client != null) {
+                client.close();
+            }
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+    }
+
+    public SeaTunnelProcessCluster cluster() {
+        return cluster;
+    }
+
+    public ClusterClient client() {
+        return client;
+    }
+
+    /** The directory of this test class's files under target/. */
+    public Path dir() {
+        return cluster.baseDir();
+    }
+}
