@@ -1,13 +1,11 @@
 package io.jobinfo.store.seatunnel.it;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
-import io.jobinfo.store.seatunnel.it.cluster.RestClient;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -45,7 +43,6 @@ class StockEngineBaselineTest {
     /** tables -> job id, in submit order */
     static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
     static final Map<String, Object> REPORT = new LinkedHashMap<>();
-    static final RestClient REST = new RestClient();
 
     @Test
     @Order(1)
@@ -146,40 +143,7 @@ class StockEngineBaselineTest {
     }
 
     static void assertRestShowsEveryJob(int port) {
-        RestClient.Response all = REST.get(port, RestClient.RUNNING_JOBS);
-        assertThat(all.status()).as("GET running-jobs on %d: %s", port, all.body()).isEqualTo(200);
-        Map<Long, JsonNode> byId = new LinkedHashMap<>();
-        for (JsonNode job : all.json()) {
-            byId.put(Long.parseLong(job.get("jobId").asText()), job);
-        }
-        assertThat(byId.keySet()).as("running jobs listed by member %d", port).containsAll(JOBS.values());
-        for (Map.Entry<Integer, Long> e : JOBS.entrySet()) {
-            int tables = e.getKey();
-            long id = e.getValue();
-            JsonNode listed = byId.get(id);
-            assertFullJob(listed, id, tables);
-            RestClient.Response one = REST.get(port, RestClient.RUNNING_JOB + id);
-            assertThat(one.status()).isEqualTo(200);
-            assertFullJob(one.json(), id, tables);
-            RestClient.Response info = REST.get(port, RestClient.JOB_INFO + id);
-            assertThat(info.status()).isEqualTo(200);
-            assertFullJob(info.json(), id, tables);
-        }
-    }
-
-    /**
-     * The job as REST shows it. Name, env options and DAG come from the job's {@code LogicalDag}, which the member
-     * decodes from the {@code JobImmutableInformation} held in {@code engine_runningJobInfo}: they are there only if
-     * the whole job could be read.
-     */
-    static void assertFullJob(JsonNode job, long id, int tables) {
-        assertThat(job.path("jobId").asText()).isEqualTo(String.valueOf(id));
-        assertThat(job.path("jobName").asText()).isEqualTo("stock-" + tables + "-tables");
-        assertThat(job.path("jobStatus").asText()).isEqualTo("RUNNING");
-        assertThat(job.path("envOptions").path("job.mode").asText()).as("envOptions of job %d", id)
-                .isEqualTo("STREAMING");
-        String dag = job.path("jobDag").toString();
-        assertThat(dag).as("jobDag of job %d", id).contains("FakeSource").contains("Console-MultiTableSink");
+        RestAssertions.assertRestShowsEveryJob(port, JOBS, "stock-");
     }
 
     @AfterAll

@@ -129,6 +129,33 @@ public final class ClusterClient implements AutoCloseable {
         return sum;
     }
 
+    /** The drop-in counters of every member, by member port (see {@link DropInProbe}). */
+    public Map<Integer, Map<String, Long>> dropInMetrics() {
+        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
+        Map<Member, Future<java.util.HashMap<String, Long>>> futures = executor.submitToAllMembers(new DropInProbe());
+        Map<Integer, Map<String, Long>> out = new java.util.TreeMap<>();
+        for (Map.Entry<Member, Future<java.util.HashMap<String, Long>>> e : futures.entrySet()) {
+            try {
+                out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException | TimeoutException ex) {
+                throw new IllegalStateException("cannot read the drop-in counters of " + e.getKey(), ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", ex);
+            }
+        }
+        return out;
+    }
+
+    /** One drop-in counter summed over every member. */
+    public long dropInTotal(String counter) {
+        long sum = 0;
+        for (Map<String, Long> m : dropInMetrics().values()) {
+            sum += m.getOrDefault(counter, 0L);
+        }
+        return sum;
+    }
+
     /** The members as this client sees them, oldest (the master) first. */
     public List<Member> members() {
         return new ArrayList<>(client.getHazelcastInstance().getCluster().getMembers());

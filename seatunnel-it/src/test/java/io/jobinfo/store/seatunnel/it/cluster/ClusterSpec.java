@@ -42,6 +42,34 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
                 extraClasspath);
     }
 
+    public ClusterSpec withJvmOptions(List<String> options) {
+        List<String> all = new java.util.ArrayList<>(jvmOptions);
+        all.addAll(options);
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml, all,
+                extraClasspath);
+    }
+
+    /** The same cluster with {@code members} more ports in every member list (members started later by a test). */
+    public ClusterSpec withSpareMembers(int members) {
+        int[] more = java.util.Arrays.copyOf(ports, ports.length + members);
+        int[] fresh = FreePorts.pick(members + ports.length);
+        int added = 0;
+        for (int p : fresh) {
+            if (added == members) {
+                break;
+            }
+            boolean used = false;
+            for (int q : ports) {
+                used |= q == p;
+            }
+            if (!used) {
+                more[ports.length + added++] = p;
+            }
+        }
+        return new ClusterSpec(clusterName, more, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
+                jvmOptions, extraClasspath);
+    }
+
     public ClusterSpec withExtraClasspath(List<String> entries) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
                 jvmOptions, entries);

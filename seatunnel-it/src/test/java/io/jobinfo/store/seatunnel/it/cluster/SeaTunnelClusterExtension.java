@@ -19,6 +19,7 @@ public final class SeaTunnelClusterExtension implements BeforeAllCallback, After
 
     private final Supplier<ClusterSpec> specSupplier;
     private final Duration startTimeout;
+    private final int spareMembers;
     private SeaTunnelProcessCluster cluster;
     private ClusterClient client;
 
@@ -27,18 +28,25 @@ public final class SeaTunnelClusterExtension implements BeforeAllCallback, After
     }
 
     public SeaTunnelClusterExtension(Supplier<ClusterSpec> spec, Duration startTimeout) {
+        this(spec, startTimeout, 0);
+    }
+
+    /** The last {@code spareMembers} members of the spec are not started (a test starts them with a variant). */
+    public SeaTunnelClusterExtension(Supplier<ClusterSpec> spec, Duration startTimeout, int spareMembers) {
         this.specSupplier = spec;
         this.startTimeout = startTimeout;
+        this.spareMembers = spareMembers;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) {
         ClusterSpec spec = specSupplier.get();
         Path dir = TARGET.resolve(context.getRequiredTestClass().getSimpleName());
-        cluster = new SeaTunnelProcessCluster(spec, dir).start();
+        int members = spec.size() - spareMembers;
+        cluster = new SeaTunnelProcessCluster(spec, dir).start(members);
         try {
             client = new ClusterClient(spec);
-            client.awaitClusterSize(spec.size(), startTimeout);
+            client.awaitClusterSize(members, startTimeout);
         } catch (RuntimeException | AssertionError e) {
             String tail = cluster.logTail(0, 4000);
             cluster.close();

@@ -45,10 +45,42 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
      * module's test classes, which the in-member probes need) plus {@code extra} in front.
      */
     static String memberClasspath(List<String> extra) {
-        String own = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> parts = new ArrayList<>(extra);
-        parts.add(own);
+        for (String entry : testClasspath()) {
+            // the drop-in plugin is on the test classpath (for the build order and the probes' compilation) but
+            // goes to a member only when its spec asks for it
+            if (!entry.contains(PLUGIN_ARTIFACT)) {
+                parts.add(entry);
+            }
+        }
         return String.join(File.pathSeparator, parts);
+    }
+
+    static final String PLUGIN_ARTIFACT = "jobinfo-store-seatunnel-plugin";
+
+    private static List<String> testClasspath() {
+        String own = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+        return List.of(own.split(File.pathSeparator));
+    }
+
+    /**
+     * The shaded drop-in jar on the test classpath.
+     *
+     * @throws IllegalStateException if the build put the plugin's classes directory there instead (a run that
+     *                               stopped before {@code package}): run the module with {@code verify}
+     */
+    public static Path pluginJar() {
+        for (String entry : testClasspath()) {
+            if (entry.contains(PLUGIN_ARTIFACT)) {
+                Path p = Path.of(entry);
+                if (Files.isRegularFile(p) && entry.endsWith(".jar")) {
+                    return p;
+                }
+                throw new IllegalStateException("the drop-in plugin on the test classpath is " + entry + ", not its "
+                        + "shaded jar; run: mvn -pl seatunnel-it -am verify");
+            }
+        }
+        throw new IllegalStateException(PLUGIN_ARTIFACT + " is not on the test classpath");
     }
 
     public ClusterSpec spec() {
@@ -61,7 +93,12 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
 
     /** Starts every member (the processes join in parallel); returns at once. */
     public SeaTunnelProcessCluster start() {
-        for (int i = 0; i < processes.length; i++) {
+        return start(processes.length);
+    }
+
+    /** Starts members 0 to {@code count - 1}; the others are spares a test starts later. Returns at once. */
+    public SeaTunnelProcessCluster start(int count) {
+        for (int i = 0; i < count; i++) {
             startMember(i, spec);
         }
         return this;
