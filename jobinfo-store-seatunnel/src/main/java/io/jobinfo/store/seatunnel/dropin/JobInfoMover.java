@@ -47,6 +47,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>GC.</b> On the master only, while every partition is safe: blobs with no entry, older than the grace
  *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
  * </ul>
+ * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster.
  * Work for one job id always runs on the same thread (striped), so a delete and a later move of the same id (a job
  * resubmitted with its id) never overlap.
  */
@@ -101,6 +102,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
         map = instance.getMap(MAP);
+        map.addInterceptor(new JoinGuardInterceptor());
         listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
         sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
                 TimeUnit.MILLISECONDS);

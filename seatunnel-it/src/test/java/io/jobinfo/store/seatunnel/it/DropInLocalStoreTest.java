@@ -72,8 +72,10 @@ class DropInLocalStoreTest {
     @Order(1)
     void theMapHoldsOnlyASmallReferencePerJobWhateverItsSize() throws IOException {
         ClusterClient client = ST.client();
-        assertThat(client.dropInMetrics().values()).as("drop-in on every member")
-                .allSatisfy(m -> assertThat(m).containsEntry("installed", 1L).containsEntry("active", 1L));
+        // a member answers the client before its start-up ends (the mover starts on STARTED)
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1),
+                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int tables : TABLES) {
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);
@@ -158,7 +160,7 @@ class DropInLocalStoreTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aMemberWithThePluginButNoConfigurationRefusesToStart() throws Exception {
         ClusterSpec noSection = ST.cluster().spec().withEngineYaml("");
         ST.cluster().startMember(SPARE, noSection);
@@ -174,7 +176,30 @@ class DropInLocalStoreTest {
     }
 
     @Test
-    @Order(5)
+    @Order(4)
+    void aStockMemberWithoutThePluginCannotJoin() throws Exception {
+        ClusterSpec stock = ST.cluster().spec().withEngineYaml("").withExtraClasspath(List.of());
+        ST.cluster().startMember(SPARE, stock);
+        ClusterClient.await(() -> ST.cluster().logTail(SPARE, 200_000).contains("Node could not join cluster"),
+                Duration.ofSeconds(90), () -> "the member without the plugin did not give up joining; log:\n"
+                        + ST.cluster().logTail(SPARE, 5000));
+        Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(60));
+        String log = ST.cluster().logTail(SPARE, 200_000);
+        assertThat(log).contains(JOIN_GUARD);
+        assertThat(ST.client().members()).as("members after the stock member's attempt").hasSize(3);
+        for (long id : JOBS.values()) {
+            assertThat(ST.client().status(id)).isEqualTo("RUNNING");
+        }
+        REPORT.put("stockMemberExitCode", exit);
+        if (exit == null) {
+            ST.cluster().kill(SPARE);
+        }
+    }
+
+    static final String JOIN_GUARD = "io.jobinfo.store.seatunnel.dropin.JoinGuardInterceptor";
+
+    @Test
+    @Order(6)
     void anInvalidConfigurationStopsTheMemberListingEveryProblem() throws Exception {
         ClusterSpec invalid = ST.cluster().spec().withEngineYaml("""
                 jobinfo-storage:
@@ -197,7 +222,7 @@ class DropInLocalStoreTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void storeDownAtSubmitKeepsTheJobInlineUntilTheStoreIsBack() throws IOException {
         ClusterClient client = ST.client();
         Path aside = STORE.resolveSibling(STORE.getFileName() + "-aside");
@@ -230,7 +255,7 @@ class DropInLocalStoreTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void jobEndRemovesTheEntryThenTheBlobAndGcRemovesWhatACrashLeaves() throws IOException {
         ClusterClient client = ST.client();
         // a batch job that finishes by itself
