@@ -44,7 +44,7 @@ public final class ClusterClient implements AutoCloseable {
             addresses.add("127.0.0.1:" + port);
         }
         config.getNetworkConfig().setAddresses(addresses);
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(120_000);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
         config.setProperty("hazelcast.logging.type", "log4j2");
         config.setProperty("hazelcast.client.invocation.timeout.seconds", "120");
         this.client = new SeaTunnelHazelcastClient(config);

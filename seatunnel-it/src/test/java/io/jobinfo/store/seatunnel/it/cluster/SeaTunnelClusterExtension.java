@@ -46,7 +46,16 @@ public final class SeaTunnelClusterExtension implements BeforeAllCallback, After
         cluster = new SeaTunnelProcessCluster(spec, dir).start(members);
         try {
             client = new ClusterClient(spec);
-            client.awaitClusterSize(members, startTimeout);
+            // a member that refuses to start exits: fail then, not after the whole timeout
+            long deadline = System.nanoTime() + startTimeout.toNanos();
+            ClusterClient.await(() -> client.members().size() == members
+                            || cluster.aliveMembers().size() < members || System.nanoTime() > deadline,
+                    startTimeout.plusSeconds(5), () -> "");
+            if (client.members().size() != members) {
+                throw new AssertionError(cluster.aliveMembers().size() < members
+                        ? "a member process exited during start-up" : "the cluster has " + client.members().size()
+                        + " members, not " + members + ", after " + startTimeout);
+            }
         } catch (RuntimeException | AssertionError e) {
             String tail = cluster.logTail(0, 4000);
             cluster.close();

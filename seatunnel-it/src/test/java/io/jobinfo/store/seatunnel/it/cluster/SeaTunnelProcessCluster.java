@@ -41,11 +41,24 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
     }
 
     /**
-     * The classpath of a member: the test JVM's own (SeaTunnel 2.3.8 engine, connectors, the uber Hadoop jar and this
-     * module's test classes, which the in-member probes need) plus {@code extra} in front.
+     * The classpath of a member: {@code extra} in front (the drop-in plugin jar, when the test wants it), then the
+     * engine: the compile-scope closure of this module written by the build to {@code member.classpath} (SeaTunnel
+     * 2.3.8 engine, client, connectors, the uber Hadoop jar; no test-only library such as S3Proxy or JUnit), then this
+     * module's test classes, which the in-member probes need. Without that file (a run outside Maven) the test JVM's
+     * own classpath without the plugin.
      */
     static String memberClasspath(List<String> extra) {
         List<String> parts = new ArrayList<>(extra);
+        String file = System.getProperty("seatunnel.it.member.classpath");
+        if (file != null && Files.isRegularFile(Path.of(file))) {
+            try {
+                parts.add(Files.readString(Path.of(file)).trim());
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the member classpath " + file, e);
+            }
+            parts.add(System.getProperty("seatunnel.it.test.classes"));
+            return String.join(File.pathSeparator, parts);
+        }
         for (String entry : testClasspath()) {
             // the drop-in plugin is on the test classpath (for the build order and the probes' compilation) but
             // goes to a member only when its spec asks for it
