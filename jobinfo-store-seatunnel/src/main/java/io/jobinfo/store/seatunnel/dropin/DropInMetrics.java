@@ -22,6 +22,7 @@ public final class DropInMetrics {
     final AtomicLong readFailures = new AtomicLong();
     final AtomicLong gcDeleted = new AtomicLong();
     final AtomicLong gcRuns = new AtomicLong();
+    final AtomicLong blockedByMemberWithoutPlugin = new AtomicLong();
     private volatile LongSupplier pendingMoves = () -> 0;
 
     void pendingMoves(LongSupplier supplier) {
@@ -32,7 +33,8 @@ public final class DropInMetrics {
      * Every counter by name: {@code moved} (values replaced by a reference), {@code moveFailures} (store writes that
      * failed and will be retried; the value stays inline meanwhile), {@code pendingMoves} (inline values waiting),
      * {@code notOffloadable}, {@code blobsDeleted}, {@code deleteFailures}, {@code reads}, {@code cacheHits},
-     * {@code readRetries}, {@code readFailures}, {@code gcRuns}, {@code gcDeleted}.
+     * {@code readRetries}, {@code readFailures}, {@code gcRuns}, {@code gcDeleted},
+     * {@code blockedByMemberWithoutPlugin} (moves held back because a member without the plugin is in the cluster).
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -48,6 +50,7 @@ public final class DropInMetrics {
         m.put("readFailures", readFailures.get());
         m.put("gcRuns", gcRuns.get());
         m.put("gcDeleted", gcDeleted.get());
+        m.put("blockedByMemberWithoutPlugin", blockedByMemberWithoutPlugin.get());
         return m;
     }
 }

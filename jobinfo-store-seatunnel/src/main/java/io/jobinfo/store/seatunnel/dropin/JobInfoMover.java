@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import com.hazelcast.cluster.Member;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.Data;
@@ -44,6 +45,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   up entries this member came to own by migration.</li>
  *   <li><b>Job end.</b> SeaTunnel removes the entry; the removal event of a reference deletes the blob afterwards
  *   (entry first, then blob). A move that loses its compare-and-set to a removal deletes the blob it wrote.</li>
+ *   <li><b>Mixed cluster.</b> Nothing is moved while a member without the plugin is in the cluster (a rolling
+ *   adoption): jobs stay inline, readable by every member; the sweep moves them once every member has it.</li>
  *   <li><b>GC.</b> On the master only, while every partition is safe: blobs with no entry, older than the grace
  *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
  * </ul>
@@ -66,6 +69,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final ScheduledExecutorService[] stripes;
     private final ScheduledExecutorService sweeper;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
+    private final Set<UUID> membersWithPlugin = ConcurrentHashMap.newKeySet();
+    private volatile boolean guardInstalled;
+    private volatile long lastMissingWarning;
+    private volatile long lastMissing;
     private volatile IMap<Long, JobInfo> map;
     private volatile UUID listenerId;
     private volatile long lastGc;
@@ -102,7 +109,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
         map = instance.getMap(MAP);
-        map.addInterceptor(new JoinGuardInterceptor());
+        installGuard();
         listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
         sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
                 TimeUnit.MILLISECONDS);
@@ -123,6 +130,62 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             }
         }
     }
+
+    /**
+     * Adds the {@link JoinGuardInterceptor}. It fails while a member without the plugin is in the cluster (that member
+     * cannot deserialize it): the sweep tries again; jobs stay inline meanwhile ({@link #everyMemberHasThePlugin}).
+     */
+    private void installGuard() {
+        if (guardInstalled) {
+            return;
+        }
+        try {
+            map.addInterceptor(new JoinGuardInterceptor());
+            guardInstalled = true;
+        } catch (RuntimeException e) {
+            logger.warning("the join guard of " + MAP + " could not be installed on every member (" + e
+                    + "); a member without the jobinfo-store plugin is probably in the cluster: jobs stay inline");
+        }
+    }
+
+    /**
+     * Whether every other member runs the drop-in ({@link PluginPresence}); answers are kept per member id. While
+     * one does not, no job is moved: it could become master and would not read references.
+     */
+    private boolean everyMemberHasThePlugin() {
+        if (System.currentTimeMillis() - lastMissing < settings.sweepIntervalMillis()) {
+            // asked a moment ago and one was missing: do not ask again for every inline job
+            metrics.blockedByMemberWithoutPlugin.incrementAndGet();
+            return false;
+        }
+        for (Member member : instance.getCluster().getMembers()) {
+            if (member.localMember() || membersWithPlugin.contains(member.getUuid())) {
+                continue;
+            }
+            boolean present;
+            try {
+                present = instance.getExecutorService(EXECUTOR).submitToMember(new PluginPresence(), member)
+                        .get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                present = false;
+            }
+            if (!present) {
+                metrics.blockedByMemberWithoutPlugin.incrementAndGet();
+                long now = System.currentTimeMillis();
+                lastMissing = now;
+                if (now - lastMissingWarning > 60_000) {
+                    lastMissingWarning = now;
+                    logger.warning("member " + member + " does not run the jobinfo-store drop-in (no plugin jar):"
+                            + " jobs stay inline in " + MAP + " until every member has it");
+                }
+                return false;
+            }
+            membersWithPlugin.add(member.getUuid());
+        }
+        return true;
+    }
+
+    static final String EXECUTOR = "jobinfo-store-dropin";
 
     @Override
     public void entryAdded(EntryEvent<Long, JobInfo> event) {
@@ -168,6 +231,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
         Data job = current == null ? null : current.getJobImmutableInformation();
         if (job == null || isReference(job)) {
+            pending.remove(jobId);
+            return;
+        }
+        if (!everyMemberHasThePlugin()) {
             pending.remove(jobId);
             return;
         }
@@ -261,6 +328,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Inline values this member owns (missed events, migrated partitions, failed moves); gc on the master. */
     private void sweep() {
         try {
+            installGuard();
             for (Long jobId : map.localKeySet()) {
                 JobInfo v = map.get(jobId);
                 onValue(jobId, v);

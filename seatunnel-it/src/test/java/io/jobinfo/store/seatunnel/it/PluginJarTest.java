@@ -58,6 +58,45 @@ class PluginJarTest {
         }
     }
 
+    /** Packages the shading rewrites: a class that names one of them differs from its compiled form. */
+    private static final List<String> RELOCATED = List.of("com/github/benmanes", "com/esotericsoftware", "org/objenesis",
+            "org/yaml/snakeyaml", "io/micrometer", "org/HdrHistogram", "org/LatencyUtils", "org/apache/commons/codec",
+            "software/amazon", "org/apache/http", "org/apache/hc", "org/reactivestreams", "io/netty");
+
+    /**
+     * The jar holds the drop-in classes of this build (a stale shaded jar once kept old ones): byte for byte for every
+     * class the relocation leaves alone, present for the others.
+     */
+    @Test
+    void theDropInClassesAreThoseOfThisBuild() throws IOException {
+        java.nio.file.Path classes = java.nio.file.Path.of(System.getProperty("seatunnel.it.dropin.classes"));
+        java.nio.file.Path dropin = classes.resolve("io/jobinfo/store/seatunnel/dropin");
+        List<java.nio.file.Path> compiled;
+        try (java.util.stream.Stream<java.nio.file.Path> s = java.nio.file.Files.list(dropin)) {
+            compiled = s.filter(p -> p.toString().endsWith(".class")).toList();
+        }
+        assertThat(compiled).isNotEmpty();
+        List<String> compared = new ArrayList<>();
+        try (JarFile jar = new JarFile(SeaTunnelProcessCluster.pluginJar().toFile())) {
+            for (java.nio.file.Path p : compiled) {
+                String entry = classes.relativize(p).toString().replace(java.io.File.separatorChar, '/');
+                JarEntry inJar = jar.getJarEntry(entry);
+                assertThat(inJar).as("%s in the plugin jar", entry).isNotNull();
+                byte[] built = java.nio.file.Files.readAllBytes(p);
+                String text = new String(built, StandardCharsets.ISO_8859_1);
+                if (RELOCATED.stream().anyMatch(text::contains)) {
+                    continue;
+                }
+                try (java.io.InputStream in = jar.getInputStream(inJar)) {
+                    assertThat(in.readAllBytes()).as("%s in the plugin jar, against this build's", entry)
+                            .isEqualTo(built);
+                }
+                compared.add(entry);
+            }
+        }
+        assertThat(compared).contains("io/jobinfo/store/seatunnel/dropin/JobInfoMover.class");
+    }
+
     private static List<String> lines(JarFile jar, String entry) throws IOException {
         List<String> out = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(jar.getInputStream(jar.getEntry(entry)),

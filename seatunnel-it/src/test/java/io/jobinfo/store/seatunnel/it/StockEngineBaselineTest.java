@@ -38,7 +38,9 @@ class StockEngineBaselineTest {
     static final int[] TABLES = {1, 100, 1000};
 
     @RegisterExtension
-    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> ClusterSpec.stock("st-stock", 3));
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(
+            () -> ClusterSpec.stock("st-stock", 3).withSpareMembers(1), Duration.ofSeconds(120), 1);
+    static final int SPARE = 3;
 
     /** tables -> job id, in submit order */
     static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
@@ -140,6 +142,61 @@ class StockEngineBaselineTest {
         }
         MapFigures left = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
         assertThat(left.ownedEntries() + left.backupEntries()).as("entries left after every cancel").isZero();
+    }
+
+    /**
+     * A rolling adoption's first step: one member with the drop-in joins the stock cluster. While stock members are
+     * in the cluster it moves nothing (a stock master could not read a reference): a job this member owns stays
+     * inline, and the member counts the move it held back.
+     */
+    @Test
+    @Order(5)
+    void aDropInMemberInAStockClusterMovesNothing() {
+        ClusterClient client = ST.client();
+        Path store = ST.dir().resolve("dropin-store").toAbsolutePath();
+        ClusterSpec dropIn = ST.cluster().spec()
+                .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
+                .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster.pluginJar()
+                        .toString()))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+        ST.cluster().startMember(SPARE, dropIn);
+        try {
+            client.awaitClusterSize(4, Duration.ofSeconds(90));
+            int port = ST.cluster().port(SPARE);
+            ClusterClient.await(() -> client.dropInMetrics().get(port).getOrDefault("active", 0L) == 1,
+                    Duration.ofSeconds(60), () -> "drop-in not active on the new member: " + client.dropInMetrics());
+            // a job whose entry the drop-in member owns (partition owner), found by submitting small jobs
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-mixed", 1, 2, true);
+            List<Long> submitted = new ArrayList<>();
+            long owned = -1;
+            for (int i = 0; i < 12 && owned < 0; i++) {
+                long id = client.submit(file, "mixed-" + i);
+                submitted.add(id);
+                client.awaitStatus(id, "RUNNING", Duration.ofSeconds(60));
+                int ownerPort = client.seaTunnelClient().getHazelcastInstance().getPartitionService().getPartition(id)
+                        .getOwner().getAddress().getPort();
+                if (ownerPort == port) {
+                    owned = id;
+                }
+            }
+            assertThat(owned).as("a job owned by the drop-in member among %s", submitted).isPositive();
+            ClusterClient.await(() -> client.dropInMetrics().get(port).get("blockedByMemberWithoutPlugin") > 0,
+                    Duration.ofSeconds(60), () -> "the drop-in member never held a move back: " + client.dropInMetrics());
+            for (long id : submitted) {
+                assertThat(client.storedJobBytes(id)).as("job %d inline", id).isGreaterThan(5_000);
+                assertThat(client.status(id)).isEqualTo("RUNNING");
+            }
+            assertThat(client.dropInMetrics().get(port).get("moved")).isZero();
+            REPORT.put("mixedClusterHeldBackMoves", client.dropInMetrics().get(port).get("blockedByMemberWithoutPlugin"));
+            for (long id : submitted) {
+                client.cancel(id);
+            }
+            for (long id : submitted) {
+                client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            }
+        } finally {
+            ST.cluster().kill(SPARE);
+        }
     }
 
     static void assertRestShowsEveryJob(int port) {
