@@ -165,11 +165,16 @@ class StockEngineBaselineTest {
             int port = ST.cluster().port(SPARE);
             ClusterClient.await(() -> client.dropInMetrics().get(port).getOrDefault("active", 0L) == 1,
                     Duration.ofSeconds(60), () -> "drop-in not active on the new member: " + client.dropInMetrics());
+            // partitions migrate to the new member after it joined: wait until it owns some
+            ClusterClient.await(() -> client.seaTunnelClient().getHazelcastInstance().getPartitionService()
+                            .getPartitions().stream().anyMatch(p -> p.getOwner() != null
+                                    && p.getOwner().getAddress().getPort() == port),
+                    Duration.ofSeconds(90), () -> "the new member owns no partition");
             // a job whose entry the drop-in member owns (partition owner), found by submitting small jobs
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-mixed", 1, 2, true);
             List<Long> submitted = new ArrayList<>();
             long owned = -1;
-            for (int i = 0; i < 12 && owned < 0; i++) {
+            for (int i = 0; i < 20 && owned < 0; i++) {
                 long id = client.submit(file, "mixed-" + i);
                 submitted.add(id);
                 client.awaitStatus(id, "RUNNING", Duration.ofSeconds(60));
