@@ -1,0 +1,160 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.internal.services.ManagedService;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.spi.impl.NodeEngine;
+import io.jobinfo.store.config.InvalidConfigurationException;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStores;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The drop-in on one SeaTunnel member: created by Hazelcast while it builds the member's services (through
+ * {@link DropInServiceProvider}, found in the plugin jar's {@code META-INF/services}), before the member joins.
+ *
+ * <p>Creation reads the member's {@link DropInSettings}, checks them completely and opens the store. It throws, and
+ * so stops the member's start-up before it joins a cluster, when
+ * <ul>
+ *   <li>the jar is there but the member has no {@code jobinfo-storage} section ({@link DropInRefusedException}): a
+ *   member that cannot read stored jobs must never become master;</li>
+ *   <li>the section is invalid ({@link InvalidConfigurationException}, every problem listed);</li>
+ *   <li>the store cannot be opened ({@link DropInRefusedException} with the store's error).</li>
+ * </ul>
+ * Once the member has started, the {@link JobInfoMover} moves the jobs this member owns to the store; the
+ * {@link JobInfoReferenceSerializer} reads them back through the {@link JobInfoResolver}.
+ */
+public final class DropInService implements ManagedService {
+
+    /** The service name under which Hazelcast registers the drop-in. */
+    public static final String SERVICE_NAME = "jobinfo-store:seatunnel-dropin";
+
+    private static final Map<SerializationService, DropInService> BY_SERIALIZATION = new ConcurrentHashMap<>();
+    private static final Map<String, DropInService> BY_INSTANCE_NAME = new ConcurrentHashMap<>();
+
+    private final NodeEngine nodeEngine;
+    private final DropInSettings settings;
+    private final JobInfoStore store;
+    private final DropInMetrics metrics = new DropInMetrics();
+    private final MeterRegistry meters;
+    private final JobInfoResolver resolver;
+    private final ILogger logger;
+    private volatile JobInfoMover mover;
+
+    private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore store, MeterRegistry meters) {
+        this.nodeEngine = nodeEngine;
+        this.settings = settings;
+        this.store = store;
+        this.meters = meters;
+        this.logger = nodeEngine.getLogger(DropInService.class);
+        this.resolver = new JobInfoResolver(store, settings.storage().cache(), settings.readTimeoutMillis(), metrics);
+    }
+
+    /**
+     * Reads the configuration, opens the store and registers the service for the member's serialization service.
+     *
+     * @throws DropInRefusedException        no configuration, or the store cannot be opened
+     * @throws InvalidConfigurationException the configuration is invalid (every problem listed)
+     */
+    static DropInService create(NodeEngine nodeEngine, Properties system) {
+        DropInSettings settings = DropInSettings.load(system);
+        MeterRegistry meters = new SimpleMeterRegistry();
+        JobInfoStore store;
+        try {
+            store = JobInfoStores.open(settings.storage(), meters);
+        } catch (JobInfoStoreException e) {
+            throw new DropInRefusedException("the jobinfo-store drop-in cannot open its store (" + settings.storage()
+                    + ", from " + settings.source() + "): " + e.getMessage());
+        }
+        DropInService service = new DropInService(nodeEngine, settings, store, meters);
+        BY_SERIALIZATION.put(nodeEngine.getSerializationService(), service);
+        service.logger.info("jobinfo-store drop-in active: store '" + store.storeId() + "' (" + store.type() + ", "
+                + store.location(0).replace("0000000000000000.jobinfo", "") + ") from " + settings.source());
+        return service;
+    }
+
+    /** The drop-in whose member owns {@code serialization}, or null (a client, or no drop-in running). */
+    static DropInService forSerializationService(SerializationService serialization) {
+        if (serialization != null) {
+            DropInService s = BY_SERIALIZATION.get(serialization);
+            if (s != null) {
+                return s;
+            }
+        }
+        return null;
+    }
+
+    /** The drop-in of the member {@code instance} (in this JVM), or null. For probes and tests. */
+    public static DropInService forInstance(HazelcastInstance instance) {
+        return BY_INSTANCE_NAME.get(instance.getName());
+    }
+
+    @Override
+    public void init(NodeEngine engine, Properties properties) {
+        final HazelcastInstance instance = engine.getHazelcastInstance();
+        BY_INSTANCE_NAME.put(instance.getName(), this);
+        instance.getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == LifecycleEvent.LifecycleState.STARTED && mover == null) {
+                JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
+                        metrics, engine.getLogger(JobInfoMover.class));
+                m.start();
+                mover = m;
+            }
+        });
+    }
+
+    @Override
+    public void reset() {
+        // nothing is kept per cluster state
+    }
+
+    @Override
+    public void shutdown(boolean terminate) {
+        JobInfoMover m = mover;
+        if (m != null) {
+            m.stop();
+        }
+        BY_SERIALIZATION.remove(nodeEngine.getSerializationService(), this);
+        BY_INSTANCE_NAME.values().remove(this);
+        try {
+            store.close();
+        } catch (JobInfoStoreException e) {
+            logger.warning("closing the jobinfo store failed: " + e.getMessage());
+        }
+    }
+
+    JobInfoResolver resolver() {
+        return resolver;
+    }
+
+    public JobInfoStore store() {
+        return store;
+    }
+
+    public DropInSettings settings() {
+        return settings;
+    }
+
+    /** This member's counters (see {@link DropInMetrics#snapshot()}). */
+    public DropInMetrics metrics() {
+        return metrics;
+    }
+
+    /** Store operations, metered by the api's {@code MeteredJobInfoStore}. */
+    public MeterRegistry meters() {
+        return meters;
+    }
+
+    /** Whether the member has started and moves jobs. */
+    public boolean active() {
+        return mover != null;
+    }
+}

@@ -1,0 +1,173 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import io.jobinfo.store.config.InvalidConfigurationException;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.spi.JobInfoStores;
+import org.apache.seatunnel.engine.common.config.YamlSeaTunnelConfigLocator;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The drop-in's configuration: the {@code jobinfo-storage} section of the member's {@code seatunnel.yaml}, under
+ * {@code seatunnel.engine} next to {@code checkpoint}, found the way SeaTunnel finds that file
+ * ({@code -Dseatunnel.config}, then the working directory, then the classpath), plus tuning from system properties
+ * ({@value #PREFIX}*). One file for the engine's settings, in the shape users of {@code checkpoint.storage} know;
+ * SeaTunnel 2.3.8 only logs "Unrecognized element: jobinfo-storage" and otherwise ignores the section.
+ *
+ * <p>Failure: {@link #load} throws {@link DropInRefusedException} when the section is missing (a member with the
+ * plugin jar must be configured: see {@link DropInService}) and {@link InvalidConfigurationException} listing every
+ * problem of the section and of the tuning properties at once.
+ */
+public final class DropInSettings {
+
+    public static final String PREFIX = "jobinfo.dropin.";
+    /** How long a read of a job retries a store that fails before the job's restore fails (seconds). */
+    public static final String READ_TIMEOUT = PREFIX + "read-timeout-seconds";
+    /** How often the member looks for inline values it owns and retries moves and deletes (seconds). */
+    public static final String SWEEP_INTERVAL = PREFIX + "sweep-interval-seconds";
+    /** How old a blob without a map entry must be before the master deletes it (seconds). */
+    public static final String GC_GRACE = PREFIX + "gc-grace-seconds";
+    /** Threads that write blobs and delete them, per member. */
+    public static final String MOVE_THREADS = PREFIX + "move-threads";
+
+    private final JobInfoStorageConfig storage;
+    private final String source;
+    private final long readTimeoutMillis;
+    private final long sweepIntervalMillis;
+    private final long gcGraceMillis;
+    private final int moveThreads;
+
+    DropInSettings(JobInfoStorageConfig storage, String source, long readTimeoutMillis, long sweepIntervalMillis,
+                   long gcGraceMillis, int moveThreads) {
+        this.storage = storage;
+        this.source = source;
+        this.readTimeoutMillis = readTimeoutMillis;
+        this.sweepIntervalMillis = sweepIntervalMillis;
+        this.gcGraceMillis = gcGraceMillis;
+        this.moveThreads = moveThreads;
+    }
+
+    /**
+     * Finds and checks the configuration of this member.
+     *
+     * @throws DropInRefusedException        no seatunnel.yaml, or no {@code jobinfo-storage} section in it
+     * @throws InvalidConfigurationException every problem of the section (core and backend keys) and of the tuning
+     *                                       properties
+     */
+    public static DropInSettings load(Properties system) {
+        YamlSeaTunnelConfigLocator locator = new YamlSeaTunnelConfigLocator();
+        if (!locator.locateFromSystemProperty() && !locator.locateInWorkDirOrOnClasspath()) {
+            throw new DropInRefusedException("the jobinfo-store drop-in is installed (its jar is on the classpath) but"
+                    + " this member has no seatunnel.yaml (-Dseatunnel.config, the working directory or the classpath);"
+                    + " add a jobinfo-storage section under seatunnel.engine, or remove the jar from every member");
+        }
+        String where = locator.getConfigurationFile() != null ? locator.getConfigurationFile().getAbsolutePath()
+                : String.valueOf(locator.getConfigurationUrl());
+        Map<?, ?> root;
+        try (InputStream in = locator.getIn(); Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
+            Object parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
+            root = parsed instanceof Map ? (Map<?, ?>) parsed : Collections.emptyMap();
+        } catch (IOException | RuntimeException e) {
+            throw new InvalidConfigurationException(Collections.singletonList(where + ": cannot be read as YAML: "
+                    + e.getMessage()));
+        }
+        return fromRoot(root, where, system);
+    }
+
+    /** Like {@link #load} for a parsed seatunnel.yaml ({@code where} names it in messages). */
+    static DropInSettings fromRoot(Map<?, ?> root, String where, Properties system) {
+        Object section = sectionOf(root);
+        if (section == null) {
+            throw new DropInRefusedException("the jobinfo-store drop-in is installed (its jar is on the classpath) but "
+                    + where + " has no " + JobInfoStorageConfig.SECTION + " section under seatunnel.engine; a member"
+                    + " that cannot read the stored jobs must not join the cluster: add the section (the same on every"
+                    + " member) or remove the jar from every member");
+        }
+        List<String> problems = new ArrayList<>();
+        JobInfoStorageConfig storage = null;
+        if (!(section instanceof Map)) {
+            problems.add("seatunnel.engine." + JobInfoStorageConfig.SECTION + " in " + where
+                    + ": must be a mapping of type, namespace, cache and plugin-config");
+        } else {
+            try {
+                storage = JobInfoStores.checked((Map<?, ?>) section);
+            } catch (InvalidConfigurationException e) {
+                problems.addAll(e.problems());
+            }
+        }
+        long readTimeout = number(system, READ_TIMEOUT, 60, 0, 86_400, problems) * 1000;
+        long sweep = number(system, SWEEP_INTERVAL, 10, 1, 86_400, problems) * 1000;
+        long grace = number(system, GC_GRACE, 600, 1, 30L * 86_400, problems) * 1000;
+        long threads = number(system, MOVE_THREADS, 2, 1, 64, problems);
+        if (!problems.isEmpty()) {
+            List<String> named = new ArrayList<>();
+            for (String p : problems) {
+                named.add(p + " (" + where + ")");
+            }
+            throw new InvalidConfigurationException(named);
+        }
+        return new DropInSettings(storage, where, readTimeout, sweep, grace, (int) threads);
+    }
+
+    private static Object sectionOf(Map<?, ?> root) {
+        Object seatunnel = root.get("seatunnel");
+        Object engine = seatunnel instanceof Map ? ((Map<?, ?>) seatunnel).get("engine") : null;
+        return engine instanceof Map ? ((Map<?, ?>) engine).get(JobInfoStorageConfig.SECTION) : null;
+    }
+
+    /** A whole number between {@code min} and {@code max}, or {@code dflt} if unset; problems collected. */
+    private static long number(Properties system, String key, long dflt, long min, long max, List<String> problems) {
+        String value = system.getProperty(key);
+        if (value == null) {
+            return dflt;
+        }
+        try {
+            long v = Long.parseLong(value.trim());
+            if (v < min || v > max) {
+                problems.add("-D" + key + "=" + value + ": must be between " + min + " and " + max);
+                return dflt;
+            }
+            return v;
+        } catch (NumberFormatException e) {
+            problems.add("-D" + key + "=" + value + ": not a whole number");
+            return dflt;
+        }
+    }
+
+    public JobInfoStorageConfig storage() {
+        return storage;
+    }
+
+    /** The seatunnel.yaml the section came from. */
+    public String source() {
+        return source;
+    }
+
+    public long readTimeoutMillis() {
+        return readTimeoutMillis;
+    }
+
+    public long sweepIntervalMillis() {
+        return sweepIntervalMillis;
+    }
+
+    public long gcGraceMillis() {
+        return gcGraceMillis;
+    }
+
+    public int moveThreads() {
+        return moveThreads;
+    }
+}

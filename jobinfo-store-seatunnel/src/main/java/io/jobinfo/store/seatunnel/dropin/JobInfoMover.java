@@ -1,0 +1,385 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.EntryEvent;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.map.IMap;
+import com.hazelcast.map.listener.EntryAddedListener;
+import com.hazelcast.map.listener.EntryRemovedListener;
+import com.hazelcast.map.listener.EntryUpdatedListener;
+import com.hazelcast.query.Predicates;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
+import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.spi.BlobAlreadyExistsException;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+import org.apache.seatunnel.engine.core.job.JobInfo;
+
+import java.time.Instant;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Moves jobs out of {@code engine_runningJobInfo} on the member that owns them, away from Hazelcast's partition
+ * threads, and removes their blobs when SeaTunnel removes them.
+ *
+ * <ul>
+ *   <li><b>Submit.</b> SeaTunnel puts the job inline, as always; the submit never waits for the store. A local entry
+ *   listener (this member's own entries only) hands the job id to a mover thread, which writes the blob (write-once,
+ *   envelope with codec {@value SeaTunnelJobDataCodec#ID}) and then replaces the inline value with a reference by a
+ *   compare-and-set ({@code map.replace(id, inline, reference)}). A store that fails leaves the value inline (the job
+ *   runs and restores as on the stock engine) and the move is retried with backoff; the sweep retries too, and picks
+ *   up entries this member came to own by migration.</li>
+ *   <li><b>Job end.</b> SeaTunnel removes the entry; the removal event of a reference deletes the blob afterwards
+ *   (entry first, then blob). A move that loses its compare-and-set to a removal deletes the blob it wrote.</li>
+ *   <li><b>Mixed cluster.</b> Nothing is moved while a member without the plugin is in the cluster (a rolling
+ *   adoption): jobs stay inline, readable by every member; the sweep moves them once every member has it.</li>
+ *   <li><b>GC.</b> On the master only, while every partition is safe: blobs with no entry, older than the grace
+ *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
+ * </ul>
+ * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster.
+ * Work for one job id always runs on the same thread (striped), so a delete and a later move of the same id (a job
+ * resubmitted with its id) never overlap.
+ */
+final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpdatedListener<Long, JobInfo>,
+        EntryRemovedListener<Long, JobInfo> {
+
+    static final String MAP = "engine_runningJobInfo";
+
+    private final HazelcastInstance instance;
+    private final SerializationService serialization;
+    private final JobInfoStore store;
+    private final JobInfoResolver resolver;
+    private final DropInSettings settings;
+    private final DropInMetrics metrics;
+    private final ILogger logger;
+    private final ScheduledExecutorService[] stripes;
+    private final ScheduledExecutorService sweeper;
+    private final Set<Long> pending = ConcurrentHashMap.newKeySet();
+    private final Set<UUID> membersWithPlugin = ConcurrentHashMap.newKeySet();
+    private volatile boolean guardInstalled;
+    private volatile long lastMissingWarning;
+    private volatile long lastMissing;
+    private volatile IMap<Long, JobInfo> map;
+    private volatile UUID listenerId;
+    private volatile long lastGc;
+
+    JobInfoMover(HazelcastInstance instance, SerializationService serialization, JobInfoStore store,
+                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger) {
+        this.instance = instance;
+        this.serialization = serialization;
+        this.store = store;
+        this.resolver = resolver;
+        this.settings = settings;
+        this.metrics = metrics;
+        this.logger = logger;
+        this.stripes = new ScheduledExecutorService[settings.moveThreads()];
+        for (int i = 0; i < stripes.length; i++) {
+            stripes[i] = executor("jobinfo-dropin-mover-" + i);
+        }
+        this.sweeper = executor("jobinfo-dropin-sweeper");
+        metrics.pendingMoves(() -> pending.size());
+    }
+
+    private static ScheduledExecutorService executor(final String name) {
+        final AtomicInteger n = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            Thread t = new Thread(r, name + (n.incrementAndGet() > 1 ? "-" + n.get() : ""));
+            t.setDaemon(true);
+            return t;
+        };
+        ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, factory);
+        executor.setRemoveOnCancelPolicy(true);
+        return executor;
+    }
+
+    /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
+    void start() {
+        map = instance.getMap(MAP);
+        installGuard();
+        listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
+        sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
+                TimeUnit.MILLISECONDS);
+    }
+
+    void stop() {
+        for (ScheduledExecutorService s : stripes) {
+            s.shutdownNow();
+        }
+        sweeper.shutdownNow();
+        IMap<Long, JobInfo> m = map;
+        UUID id = listenerId;
+        if (m != null && id != null) {
+            try {
+                m.removeEntryListener(id);
+            } catch (RuntimeException ignored) {
+                // the member is going away
+            }
+        }
+    }
+
+    /**
+     * Adds the {@link JoinGuardInterceptor}. It fails while a member without the plugin is in the cluster (that member
+     * cannot deserialize it): the sweep tries again; jobs stay inline meanwhile ({@link #everyMemberHasThePlugin}).
+     */
+    private void installGuard() {
+        if (guardInstalled) {
+            return;
+        }
+        try {
+            map.addInterceptor(new JoinGuardInterceptor());
+            guardInstalled = true;
+        } catch (RuntimeException e) {
+            logger.warning("the join guard of " + MAP + " could not be installed on every member (" + e
+                    + "); a member without the jobinfo-store plugin is probably in the cluster: jobs stay inline");
+        }
+    }
+
+    /**
+     * Whether every other member runs the drop-in ({@link PluginPresence}); answers are kept per member id. While
+     * one does not, no job is moved: it could become master and would not read references.
+     */
+    private boolean everyMemberHasThePlugin() {
+        if (System.currentTimeMillis() - lastMissing < settings.sweepIntervalMillis()) {
+            // asked a moment ago and one was missing: do not ask again for every inline job
+            metrics.blockedByMemberWithoutPlugin.incrementAndGet();
+            return false;
+        }
+        for (Member member : instance.getCluster().getMembers()) {
+            if (member.localMember() || membersWithPlugin.contains(member.getUuid())) {
+                continue;
+            }
+            boolean present;
+            try {
+                present = instance.getExecutorService(EXECUTOR).submitToMember(new PluginPresence(), member)
+                        .get(30, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                present = false;
+            }
+            if (!present) {
+                metrics.blockedByMemberWithoutPlugin.incrementAndGet();
+                long now = System.currentTimeMillis();
+                lastMissing = now;
+                if (now - lastMissingWarning > 60_000) {
+                    lastMissingWarning = now;
+                    logger.warning("member " + member + " does not run the jobinfo-store drop-in (no plugin jar):"
+                            + " jobs stay inline in " + MAP + " until every member has it");
+                }
+                return false;
+            }
+            membersWithPlugin.add(member.getUuid());
+        }
+        return true;
+    }
+
+    static final String EXECUTOR = "jobinfo-store-dropin";
+
+    @Override
+    public void entryAdded(EntryEvent<Long, JobInfo> event) {
+        onValue(event.getKey(), event.getValue());
+    }
+
+    @Override
+    public void entryUpdated(EntryEvent<Long, JobInfo> event) {
+        onValue(event.getKey(), event.getValue());
+    }
+
+    @Override
+    public void entryRemoved(EntryEvent<Long, JobInfo> event) {
+        JobInfo old = event.getOldValue();
+        if (old != null && isReference(old.getJobImmutableInformation())) {
+            final long jobId = event.getKey();
+            stripe(jobId).execute(() -> deleteAfterRemoval(jobId, 0));
+        }
+    }
+
+    private void onValue(Long jobId, JobInfo value) {
+        if (value != null && !isReference(value.getJobImmutableInformation()) && pending.add(jobId)) {
+            stripe(jobId).execute(() -> move(jobId, 0));
+        }
+    }
+
+    static boolean isReference(Data data) {
+        return data != null && data.getType() == JobInfoReferenceSerializer.TYPE_ID;
+    }
+
+    private ScheduledExecutorService stripe(long jobId) {
+        return stripes[Math.floorMod(Long.hashCode(jobId), stripes.length)];
+    }
+
+    /** Writes the blob of an inline job, then swaps the inline value for a reference; retried on failure. */
+    private void move(long jobId, int attempt) {
+        JobInfo current;
+        try {
+            current = map.get(jobId);
+        } catch (RuntimeException e) {
+            retryMove(jobId, attempt, e);
+            return;
+        }
+        Data job = current == null ? null : current.getJobImmutableInformation();
+        if (job == null || isReference(job)) {
+            pending.remove(jobId);
+            return;
+        }
+        if (!everyMemberHasThePlugin()) {
+            pending.remove(jobId);
+            return;
+        }
+        byte[] bytes;
+        try {
+            bytes = new SeaTunnelJobDataCodec().encode(job);
+        } catch (IllegalArgumentException e) {
+            pending.remove(jobId);
+            metrics.notOffloadable.incrementAndGet();
+            logger.warning("job " + jobId + " stays inline in " + MAP + ": " + e.getMessage());
+            return;
+        }
+        try {
+            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, SeaTunnelJobDataCodec.ID, bytes);
+            byte[] blob = BlobEnvelope.wrap(jobId, SeaTunnelJobDataCodec.ID, bytes);
+            try {
+                store.create(jobId, BlobSource.ofBytes(blob));
+            } catch (BlobAlreadyExistsException stale) {
+                // another job's blob under this id (a job resubmitted with its id): the entry is inline, so no
+                // reference can point at the stored blob; replace it
+                if (!current.equals(map.get(jobId))) {
+                    pending.remove(jobId);
+                    return;
+                }
+                store.delete(jobId);
+                store.create(jobId, BlobSource.ofBytes(blob));
+            }
+            JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
+                    header);
+            Data reference = serialization.toData(new JobInfoReference(pointer));
+            boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
+            if (replaced) {
+                metrics.moved.incrementAndGet();
+                pending.remove(jobId);
+            } else if (!map.containsKey(jobId)) {
+                // the job ended while its blob was written: nothing references the blob
+                pending.remove(jobId);
+                resolver.invalidate(jobId);
+                store.delete(jobId);
+            } else {
+                // the value changed meanwhile: look again
+                stripe(jobId).execute(() -> move(jobId, 0));
+            }
+        } catch (JobInfoStoreException | RuntimeException e) {
+            retryMove(jobId, attempt, e);
+        }
+    }
+
+    private void retryMove(long jobId, int attempt, Exception cause) {
+        metrics.moveFailures.incrementAndGet();
+        long delay = backoff(attempt);
+        if (attempt == 0 || attempt % 10 == 0) {
+            logger.warning("job " + jobId + " stays inline in " + MAP + " for now: its blob could not be written to "
+                    + store.location(jobId) + " (" + cause + "); retrying in " + delay + " ms");
+        }
+        try {
+            stripe(jobId).schedule(() -> move(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException rejected) {
+            pending.remove(jobId);
+        }
+    }
+
+    /** Deletes the blob of a removed job unless the id has a reference again (the job was resubmitted). */
+    private void deleteAfterRemoval(long jobId, int attempt) {
+        try {
+            JobInfo now = map.get(jobId);
+            if (now != null && isReference(now.getJobImmutableInformation())) {
+                return;
+            }
+            resolver.invalidate(jobId);
+            if (store.delete(jobId)) {
+                metrics.blobsDeleted.incrementAndGet();
+            }
+        } catch (JobInfoStoreException | RuntimeException e) {
+            metrics.deleteFailures.incrementAndGet();
+            long delay = backoff(attempt);
+            logger.warning("job " + jobId + " ended but its blob at " + store.location(jobId) + " could not be deleted ("
+                    + e + "); retrying in " + delay + " ms (gc removes it otherwise)");
+            try {
+                stripe(jobId).schedule(() -> deleteAfterRemoval(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            } catch (RuntimeException rejected) {
+                // shutting down: gc finds it
+            }
+        }
+    }
+
+    private static long backoff(int attempt) {
+        return Math.min(30_000L, 500L << Math.min(attempt, 6));
+    }
+
+    /** Inline values this member owns (missed events, migrated partitions, failed moves); gc on the master. */
+    private void sweep() {
+        try {
+            installGuard();
+            for (Long jobId : map.localKeySet()) {
+                JobInfo v = map.get(jobId);
+                onValue(jobId, v);
+            }
+            long now = System.currentTimeMillis();
+            long gcEvery = Math.max(settings.sweepIntervalMillis(), Math.min(60_000, settings.gcGraceMillis()));
+            if (isMaster() && now - lastGc >= gcEvery) {
+                lastGc = now;
+                gc(now);
+            }
+        } catch (JobInfoStoreException | RuntimeException e) {
+            logger.warning("jobinfo-store drop-in sweep failed, next one in " + settings.sweepIntervalMillis()
+                    + " ms: " + e);
+        }
+    }
+
+    private boolean isMaster() {
+        return instance.getCluster().getMembers().iterator().next().localMember();
+    }
+
+    /** Deletes blobs that no entry references any more and that are older than the grace period. */
+    void gc(long now) throws JobInfoStoreException {
+        if (!instance.getPartitionService().isClusterSafe()) {
+            return;
+        }
+        metrics.gcRuns.incrementAndGet();
+        Instant cutoff = Instant.ofEpochMilli(now - settings.gcGraceMillis());
+        for (StoredBlob blob : store.list()) {
+            if (!blob.lastModified().isBefore(cutoff)) {
+                continue;
+            }
+            if (blob.incomplete()) {
+                store.deleteIncomplete(blob);
+                continue;
+            }
+            long jobId = blob.jobId();
+            if (!map.containsKey(jobId) && instance.getPartitionService().isClusterSafe()) {
+                final long id = jobId;
+                stripe(id).execute(() -> {
+                    try {
+                        if (!map.containsKey(id)) {
+                            resolver.invalidate(id);
+                            if (store.delete(id)) {
+                                metrics.gcDeleted.incrementAndGet();
+                            }
+                        }
+                    } catch (JobInfoStoreException | RuntimeException e) {
+                        logger.warning("gc could not delete the blob of job " + id + ": " + e);
+                    }
+                });
+            }
+        }
+    }
+}

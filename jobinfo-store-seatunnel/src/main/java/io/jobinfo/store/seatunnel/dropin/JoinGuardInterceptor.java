@@ -1,0 +1,58 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.map.MapInterceptor;
+
+/**
+ * Keeps members without the plugin out of a cluster that stores jobs by reference. It changes nothing (every method
+ * returns {@code null}, "no change", or does nothing); its only effect is that Hazelcast copies the interceptors of
+ * {@code engine_runningJobInfo} to every joining member inside the join's post-join operation. A member that lacks
+ * this class (a stock SeaTunnel without the plugin jar) cannot deserialize that operation, logs "Node could not join
+ * cluster" and shuts down, so it never becomes master of jobs it could not read. A member with the jar but without
+ * configuration never gets that far ({@link DropInService}).
+ *
+ * <p>Every member adds the same interceptor: equal instances with one hash code, so Hazelcast keeps one id.
+ */
+public final class JoinGuardInterceptor implements MapInterceptor {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public Object interceptGet(Object value) {
+        return null;
+    }
+
+    @Override
+    public void afterGet(Object value) {
+        // nothing
+    }
+
+    @Override
+    public Object interceptPut(Object oldValue, Object newValue) {
+        return null;
+    }
+
+    @Override
+    public void afterPut(Object value) {
+        // nothing
+    }
+
+    @Override
+    public Object interceptRemove(Object removedValue) {
+        return null;
+    }
+
+    @Override
+    public void afterRemove(Object oldValue) {
+        // nothing
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof JoinGuardInterceptor;
+    }
+
+    @Override
+    public int hashCode() {
+        return 0x4A495347;
+    }
+}

@@ -1,0 +1,105 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import io.jobinfo.store.config.InvalidConfigurationException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class DropInSettingsTest {
+
+    @TempDir
+    Path dir;
+
+    static Map<?, ?> yaml(String text) {
+        return (Map<?, ?>) new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
+    }
+
+    @Test
+    void aSectionNextToCheckpointIsRead() {
+        Properties props = new Properties();
+        props.setProperty(DropInSettings.GC_GRACE, "30");
+        DropInSettings s = DropInSettings.fromRoot(yaml("""
+                seatunnel:
+                  engine:
+                    checkpoint:
+                      interval: 10000
+                    jobinfo-storage:
+                      type: local
+                      namespace: %s
+                      cache:
+                        max-bytes: 8MiB
+                """.formatted(dir)), "seatunnel.yaml", props);
+        assertThat(s.storage().type()).isEqualTo("local");
+        assertThat(s.storage().namespace()).isEqualTo(dir.toString());
+        assertThat(s.storage().cache().maxBytes()).isEqualTo(8L << 20);
+        assertThat(s.gcGraceMillis()).isEqualTo(30_000);
+        assertThat(s.readTimeoutMillis()).isEqualTo(60_000);
+        assertThat(s.moveThreads()).isEqualTo(2);
+    }
+
+    @Test
+    void noSectionRefusesTheMember() {
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
+                seatunnel:
+                  engine:
+                    checkpoint:
+                      interval: 10000
+                """), "/etc/seatunnel.yaml", new Properties()))
+                .isInstanceOf(DropInRefusedException.class)
+                .hasMessageContaining("/etc/seatunnel.yaml has no jobinfo-storage section under seatunnel.engine")
+                .hasMessageContaining("remove the jar from every member");
+    }
+
+    @Test
+    void aSectionAtTheWrongPlaceIsNotTaken() {
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /tmp/x
+                """), "seatunnel.yaml", new Properties()))
+                .isInstanceOf(DropInRefusedException.class);
+    }
+
+    @Test
+    void everyProblemIsListedAtOnce() {
+        Properties props = new Properties();
+        props.setProperty(DropInSettings.MOVE_THREADS, "none");
+        props.setProperty(DropInSettings.SWEEP_INTERVAL, "0");
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
+                seatunnel:
+                  engine:
+                    jobinfo-storage:
+                      type: nfs
+                      namespace: /a/../b
+                      cache:
+                        max-bytes: lots
+                """), "seatunnel.yaml", props))
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems())
+                        .hasSize(5)
+                        .anySatisfy(p -> assertThat(p).contains("unknown store type 'nfs'"))
+                        .anySatisfy(p -> assertThat(p).contains("path traversal"))
+                        .anySatisfy(p -> assertThat(p).contains("cache.max-bytes"))
+                        .anySatisfy(p -> assertThat(p).contains("-Djobinfo.dropin.move-threads=none"))
+                        .anySatisfy(p -> assertThat(p).contains("-Djobinfo.dropin.sweep-interval-seconds=0")));
+    }
+
+    @Test
+    void aSectionThatIsNotAMappingIsAProblem() {
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
+                seatunnel:
+                  engine:
+                    jobinfo-storage: local
+                """), "seatunnel.yaml", new Properties()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("must be a mapping");
+    }
+}

@@ -1,0 +1,148 @@
+package io.jobinfo.store.seatunnel.it;
+
+import io.jobinfo.store.s3.testing.S3Fixture;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The drop-in with the native S3 backend on the real 3-member SeaTunnel 2.3.8 cluster; the S3 server is S3Proxy in
+ * the test JVM ({@link S3Fixture}, or the endpoint given by {@code -Djobinfo.s3.endpoint}), reached by the member
+ * processes over loopback. Figures go to {@code target/seatunnel-it/dropin-s3.json}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class DropInS3StoreTest {
+
+    static final int COLUMNS = 20;
+    static final String PREFIX = "seatunnel/jobinfo";
+    static S3Fixture s3;
+    static String bucket;
+
+    static ClusterSpec spec() {
+        s3 = S3Fixture.shared();
+        bucket = s3.createBucket("st-dropin");
+        String yaml = """
+                jobinfo-storage:
+                  type: s3
+                  namespace: %s
+                  plugin-config:
+                    s3.bucket: %s
+                    s3.endpoint: %s
+                    s3.region: %s
+                    s3.path-style-access: %s
+                    s3.access-key: %s
+                    s3.secret-key: %s
+                """.formatted(PREFIX, bucket, s3.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
+                s3.secretKey());
+        return ClusterSpec.stock("st-dropin-s3", 3).withEngineYaml(yaml)
+                .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+    }
+
+    @RegisterExtension
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(DropInS3StoreTest::spec);
+
+    static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
+    static final Map<String, Object> REPORT = new LinkedHashMap<>();
+
+    @Test
+    @Order(1)
+    void jobsGoToS3AndTheMapKeepsAReference() {
+        ClusterClient client = ST.client();
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("active", 0L) == 1),
+                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        for (int tables : new int[] {1, 1000}) {
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);
+            MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+            long jobId = client.submit(file, "dropin-s3-" + tables + "-tables");
+            JOBS.put(tables, jobId);
+            client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+            DropInLocalStoreTest.awaitReference(client, jobId);
+            MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
+            assertThat(job.totalBytes()).as("owned + backup bytes of the %d-table job", tables).isLessThanOrEqualTo(500);
+            REPORT.put("ownedPlusBackupBytes-" + tables + "-tables", job.totalBytes());
+        }
+        Map<Long, Long> objects = objects();
+        assertThat(objects.keySet()).containsExactlyInAnyOrderElementsOf(JOBS.values());
+        assertThat(objects.get(JOBS.get(1000))).isGreaterThan(1_000_000);
+        REPORT.put("objectBytes", objects);
+    }
+
+    @Test
+    @Order(2)
+    void killMinusNineOfTheMasterRestoresEveryJobFromS3() {
+        ClusterClient client = ST.client();
+        int oldMasterPort = client.masterPort();
+        ST.cluster().kill(ST.cluster().indexOfPort(oldMasterPort));
+        client.awaitClusterSize(2, Duration.ofSeconds(60));
+        int newMasterPort = client.masterPort();
+        assertThat(newMasterPort).isNotEqualTo(oldMasterPort);
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+        }
+        Map<String, Long> newMaster = client.dropInMetrics().get(newMasterPort);
+        assertThat(newMaster.get("reads")).as("reads on the new master: %s", newMaster).isGreaterThanOrEqualTo(2);
+        assertThat(newMaster.get("readFailures")).isZero();
+        RestAssertions.assertRestShowsEveryJob(newMasterPort, JOBS, "dropin-s3-");
+    }
+
+    @Test
+    @Order(3)
+    void cancelRemovesTheEntryThenTheObject() {
+        ClusterClient client = ST.client();
+        for (long id : JOBS.values()) {
+            client.cancel(id);
+        }
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
+                    () -> "engine_runningJobInfo still holds job " + id);
+        }
+        ClusterClient.await(() -> objects().isEmpty(), Duration.ofSeconds(30),
+                () -> "objects left in s3://" + bucket + "/" + PREFIX + ": " + objects());
+    }
+
+    /** Job id -> size of every blob object under the prefix. */
+    static Map<Long, Long> objects() {
+        try (S3Client client = s3.newClient()) {
+            return client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
+                    .filter(o -> o.key().endsWith(".jobinfo"))
+                    .collect(Collectors.toMap(DropInS3StoreTest::jobIdOf, S3Object::size));
+        }
+    }
+
+    static long jobIdOf(S3Object o) {
+        String name = o.key().substring(o.key().lastIndexOf('/') + 1);
+        return Long.parseUnsignedLong(name.substring(0, 16), 16);
+    }
+
+    @AfterAll
+    static void writeReport() throws java.io.IOException {
+        REPORT.put("s3", s3 == null ? "not started" : s3.kind().toString());
+        Path out = SeaTunnelClusterExtension.TARGET.resolve("dropin-s3.json");
+        java.nio.file.Files.createDirectories(out.getParent());
+        new com.fasterxml.jackson.databind.ObjectMapper()
+                .enable(com.fasterxml.jackson.databind.SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), REPORT);
+    }
+}

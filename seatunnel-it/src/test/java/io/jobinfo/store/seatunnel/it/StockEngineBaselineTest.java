@@ -1,0 +1,221 @@
+package io.jobinfo.store.seatunnel.it;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The stock SeaTunnel 2.3.8 engine, unchanged, on 3 member processes: what {@code engine_runningJobInfo} costs per job,
+ * that a {@code kill -9} of the master brings every job back on the new master, and that the REST endpoints decode
+ * the whole job from the map. The figures go to {@code target/seatunnel-it/stock-baseline.json}.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class StockEngineBaselineTest {
+
+    static final int COLUMNS = 20;
+    static final int[] TABLES = {1, 100, 1000};
+
+    @RegisterExtension
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(
+            () -> ClusterSpec.stock("st-stock", 3).withSpareMembers(1), Duration.ofSeconds(120), 1);
+    static final int SPARE = 3;
+
+    /** tables -> job id, in submit order */
+    static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
+    static final Map<String, Object> REPORT = new LinkedHashMap<>();
+
+    @Test
+    @Order(1)
+    void everyJobRunsAndTheMapHoldsItTwiceOwnedAndBackup() {
+        ClusterClient client = ST.client();
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (int tables : TABLES) {
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);
+            MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+            long t0 = System.nanoTime();
+            long jobId = client.submit(file, "stock-" + tables + "-tables");
+            long submitMillis = (System.nanoTime() - t0) / 1_000_000;
+            JOBS.put(tables, jobId);
+            client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+            MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
+            long jobBytes = client.storedJobBytes(jobId);
+
+            assertThat(job.ownedEntries()).as("owned entries added by job %d", jobId).isEqualTo(1);
+            assertThat(job.backupEntries()).as("backup entries added by job %d", jobId).isEqualTo(1);
+            assertThat(job.ownedBytes()).as("owned bytes of the %d-table job", tables).isGreaterThanOrEqualTo(jobBytes);
+            assertThat(job.backupBytes()).as("backup bytes of the %d-table job", tables).isGreaterThanOrEqualTo(jobBytes);
+
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("tables", tables);
+            row.put("columns", COLUMNS);
+            row.put("jobId", jobId);
+            row.put("jobImmutableInformationBytes", jobBytes);
+            row.put("ownedEntryBytes", job.ownedBytes());
+            row.put("backupEntryBytes", job.backupBytes());
+            row.put("ownedPlusBackupBytes", job.totalBytes());
+            row.put("submitMillis", submitMillis);
+            rows.add(row);
+        }
+        REPORT.put("jobs", rows);
+        // the largest job: about 1.8 MB of JobImmutableInformation, held twice
+        long largest = client.storedJobBytes(JOBS.get(1000));
+        assertThat(largest).as("serialized size of the 1000-table job").isGreaterThan(1_000_000);
+        for (long id : JOBS.values()) {
+            assertThat(client.status(id)).as("job %d", id).isEqualTo("RUNNING");
+        }
+    }
+
+    @Test
+    @Order(2)
+    void restEndpointsReturnEveryRunningJobInFull() {
+        assertThat(JOBS).hasSize(TABLES.length);
+        for (int member : ST.cluster().aliveMembers()) {
+            assertRestShowsEveryJob(ST.cluster().port(member));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void killMinusNineOfTheMasterBringsEveryJobBackOnTheNewMaster() {
+        assertThat(JOBS).hasSize(TABLES.length);
+        ClusterClient client = ST.client();
+        int oldMasterPort = client.masterPort();
+        int oldMaster = ST.cluster().indexOfPort(oldMasterPort);
+        assertThat(oldMaster).isGreaterThanOrEqualTo(0);
+
+        Instant killed = Instant.now();
+        ST.cluster().kill(oldMaster);
+        client.awaitClusterSize(2, Duration.ofSeconds(60));
+        int newMasterPort = client.masterPort();
+        assertThat(newMasterPort).isNotEqualTo(oldMasterPort);
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+        }
+        long restoreMillis = Duration.between(killed, Instant.now()).toMillis();
+        assertRestShowsEveryJob(newMasterPort);
+        // still one entry per job, nothing lost with the dead member
+        assertThat(client.runningJobInfo().keySet()).containsAll(JOBS.values());
+
+        Map<String, Object> failover = new LinkedHashMap<>();
+        failover.put("killedMember", oldMaster);
+        failover.put("jobs", JOBS.size());
+        failover.put("killToAllRunningMillis", restoreMillis);
+        REPORT.put("masterKill", failover);
+
+        ST.cluster().restart(oldMaster);
+        client.awaitClusterSize(3, Duration.ofSeconds(90));
+    }
+
+    @Test
+    @Order(4)
+    void cancelEndsEveryJobAndRemovesItsEntry() {
+        ClusterClient client = ST.client();
+        for (long id : JOBS.values()) {
+            client.cancel(id);
+        }
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
+                    () -> "engine_runningJobInfo still holds job " + id + " after its cancel");
+        }
+        MapFigures left = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+        assertThat(left.ownedEntries() + left.backupEntries()).as("entries left after every cancel").isZero();
+    }
+
+    /**
+     * A rolling adoption's first step: one member with the drop-in joins the stock cluster. While stock members are
+     * in the cluster it moves nothing (a stock master could not read a reference): a job this member owns stays
+     * inline, and the member counts the move it held back.
+     */
+    @Test
+    @Order(5)
+    void aDropInMemberInAStockClusterMovesNothing() {
+        ClusterClient client = ST.client();
+        Path store = ST.dir().resolve("dropin-store").toAbsolutePath();
+        ClusterSpec dropIn = ST.cluster().spec()
+                .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
+                .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster.pluginJar()
+                        .toString()))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+        ST.cluster().startMember(SPARE, dropIn);
+        try {
+            client.awaitClusterSize(4, Duration.ofSeconds(90));
+            int port = ST.cluster().port(SPARE);
+            ClusterClient.await(() -> client.dropInMetrics().get(port).getOrDefault("active", 0L) == 1,
+                    Duration.ofSeconds(60), () -> "drop-in not active on the new member: " + client.dropInMetrics());
+            // partitions migrate to the new member after it joined: wait until it owns some
+            ClusterClient.await(() -> client.seaTunnelClient().getHazelcastInstance().getPartitionService()
+                            .getPartitions().stream().anyMatch(p -> p.getOwner() != null
+                                    && p.getOwner().getAddress().getPort() == port),
+                    Duration.ofSeconds(90), () -> "the new member owns no partition");
+            // a job whose entry the drop-in member owns (partition owner), found by submitting small jobs
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-mixed", 1, 2, true);
+            List<Long> submitted = new ArrayList<>();
+            long owned = -1;
+            for (int i = 0; i < 20 && owned < 0; i++) {
+                long id = client.submit(file, "mixed-" + i);
+                submitted.add(id);
+                client.awaitStatus(id, "RUNNING", Duration.ofSeconds(60));
+                int ownerPort = client.seaTunnelClient().getHazelcastInstance().getPartitionService().getPartition(id)
+                        .getOwner().getAddress().getPort();
+                if (ownerPort == port) {
+                    owned = id;
+                }
+            }
+            assertThat(owned).as("a job owned by the drop-in member among %s", submitted).isPositive();
+            ClusterClient.await(() -> client.dropInMetrics().get(port).get("blockedByMemberWithoutPlugin") > 0,
+                    Duration.ofSeconds(60), () -> "the drop-in member never held a move back: " + client.dropInMetrics());
+            for (long id : submitted) {
+                assertThat(client.storedJobBytes(id)).as("job %d inline", id).isGreaterThan(5_000);
+                assertThat(client.status(id)).isEqualTo("RUNNING");
+            }
+            assertThat(client.dropInMetrics().get(port).get("moved")).isZero();
+            REPORT.put("mixedClusterHeldBackMoves", client.dropInMetrics().get(port).get("blockedByMemberWithoutPlugin"));
+            for (long id : submitted) {
+                client.cancel(id);
+            }
+            for (long id : submitted) {
+                client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            }
+        } finally {
+            ST.cluster().kill(SPARE);
+        }
+    }
+
+    static void assertRestShowsEveryJob(int port) {
+        RestAssertions.assertRestShowsEveryJob(port, JOBS, "stock-");
+    }
+
+    @AfterAll
+    static void writeReport() throws IOException {
+        REPORT.put("engine", "SeaTunnel 2.3.8 (stock), 3 member processes, backup-count 1");
+        REPORT.put("map", ClusterClient.RUNNING_JOB_INFO);
+        REPORT.put("measuredWith", "LocalMapStats of every member (owned + backup entry memory cost), "
+                + "delta before/after each submit");
+        Path out = SeaTunnelClusterExtension.TARGET.resolve("stock-baseline.json");
+        Files.createDirectories(out.getParent());
+        new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toFile(), REPORT);
+    }
+}

@@ -1,0 +1,202 @@
+package io.jobinfo.store.seatunnel.it.cluster;
+
+import com.hazelcast.client.config.ClientConfig;
+import com.hazelcast.cluster.Member;
+import com.hazelcast.core.IExecutorService;
+import com.hazelcast.map.IMap;
+import org.apache.seatunnel.engine.client.SeaTunnelHazelcastClient;
+import org.apache.seatunnel.engine.client.job.ClientJobExecutionEnvironment;
+import org.apache.seatunnel.engine.client.job.ClientJobProxy;
+import org.apache.seatunnel.engine.client.job.JobClient;
+import org.apache.seatunnel.engine.common.Constant;
+import org.apache.seatunnel.engine.common.config.JobConfig;
+import org.apache.seatunnel.engine.common.config.SeaTunnelConfig;
+import org.apache.seatunnel.engine.core.job.JobInfo;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+
+/**
+ * The test JVM's side of a {@link SeaTunnelProcessCluster}: SeaTunnel's own client ({@link SeaTunnelHazelcastClient},
+ * Hazelcast 5.1 from {@code seatunnel-hazelcast-shade}) to submit, watch and cancel real jobs, and the same
+ * connection to read {@code engine_runningJobInfo} and run {@link RunningJobInfoProbe} on every member.
+ */
+public final class ClusterClient implements AutoCloseable {
+
+    public static final String RUNNING_JOB_INFO = Constant.IMAP_RUNNING_JOB_INFO;
+
+    private final SeaTunnelHazelcastClient client;
+    private final JobClient jobClient;
+
+    public ClusterClient(ClusterSpec spec) {
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(spec.clusterName());
+        List<String> addresses = new ArrayList<>();
+        for (int port : spec.ports()) {
+            addresses.add("127.0.0.1:" + port);
+        }
+        config.getNetworkConfig().setAddresses(addresses);
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(60_000);
+        config.setProperty("hazelcast.logging.type", "log4j2");
+        config.setProperty("hazelcast.client.invocation.timeout.seconds", "120");
+        this.client = new SeaTunnelHazelcastClient(config);
+        this.jobClient = new JobClient(client);
+    }
+
+    /**
+     * Submits the job in {@code jobFile} the way {@code seatunnel.sh} does (the job is parsed here, its logical DAG and
+     * {@code JobImmutableInformation} built by SeaTunnel's client classes) and returns its id once the master has
+     * accepted it.
+     *
+     * @throws IllegalStateException if the submit fails
+     */
+    public long submit(Path jobFile, String jobName) {
+        JobConfig jobConfig = new JobConfig();
+        jobConfig.setName(jobName);
+        ClientJobExecutionEnvironment env = new ClientJobExecutionEnvironment(jobConfig, jobFile.toString(), null,
+                client, new SeaTunnelConfig(), null);
+        try {
+            ClientJobProxy proxy = env.execute();
+            return proxy.getJobId();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("submit of " + jobName + " (" + jobFile + ") failed", e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while submitting " + jobName, e);
+        }
+    }
+
+    /** The job's status as the master reports it ({@code RUNNING}, {@code CANCELED}, {@code UNKNOWABLE}, ...). */
+    public String status(long jobId) {
+        return jobClient.getJobStatus(jobId);
+    }
+
+    /** Asks the master to cancel the job; returns once the request is accepted. */
+    public void cancel(long jobId) {
+        jobClient.cancelJob(jobId);
+    }
+
+    /** Waits up to {@code timeout} for the job's status to be {@code expected}; fails with the last status seen. */
+    public void awaitStatus(long jobId, String expected, Duration timeout) {
+        String[] last = {null};
+        await(() -> {
+            try {
+                last[0] = status(jobId);
+            } catch (RuntimeException e) {
+                last[0] = e.toString();
+            }
+            return expected.equals(last[0]);
+        }, timeout, () -> "job " + jobId + " is not " + expected + " after " + timeout + "; last status: " + last[0]);
+    }
+
+    /** The raw {@code engine_runningJobInfo} map (values are SeaTunnel's {@link JobInfo}). */
+    public IMap<Long, JobInfo> runningJobInfo() {
+        return client.getHazelcastInstance().getMap(RUNNING_JOB_INFO);
+    }
+
+    /**
+     * The size in bytes of the job's {@code JobImmutableInformation} as the map holds it (Hazelcast {@code Data}
+     * inside {@link JobInfo}), or -1 if the map has no entry.
+     */
+    public long storedJobBytes(long jobId) {
+        JobInfo info = runningJobInfo().get(jobId);
+        return info == null ? -1 : info.getJobImmutableInformation().totalSize();
+    }
+
+    /** {@code LocalMapStats} of {@code mapName} on every member, summed. */
+    public MapFigures mapFigures(String mapName) {
+        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
+        Map<Member, Future<MapFigures>> futures = executor.submitToAllMembers(new RunningJobInfoProbe(mapName));
+        MapFigures sum = MapFigures.ZERO;
+        for (Map.Entry<Member, Future<MapFigures>> e : futures.entrySet()) {
+            try {
+                sum = sum.plus(e.getValue().get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException | TimeoutException ex) {
+                throw new IllegalStateException("cannot read LocalMapStats of " + mapName + " on " + e.getKey(), ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", ex);
+            }
+        }
+        return sum;
+    }
+
+    /** The drop-in counters of every member, by member port (see {@link DropInProbe}). */
+    public Map<Integer, Map<String, Long>> dropInMetrics() {
+        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
+        Map<Member, Future<java.util.HashMap<String, Long>>> futures = executor.submitToAllMembers(new DropInProbe());
+        Map<Integer, Map<String, Long>> out = new java.util.TreeMap<>();
+        for (Map.Entry<Member, Future<java.util.HashMap<String, Long>>> e : futures.entrySet()) {
+            try {
+                out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException | TimeoutException ex) {
+                throw new IllegalStateException("cannot read the drop-in counters of " + e.getKey(), ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", ex);
+            }
+        }
+        return out;
+    }
+
+    /** One drop-in counter summed over every member. */
+    public long dropInTotal(String counter) {
+        long sum = 0;
+        for (Map<String, Long> m : dropInMetrics().values()) {
+            sum += m.getOrDefault(counter, 0L);
+        }
+        return sum;
+    }
+
+    /** The members as this client sees them, oldest (the master) first. */
+    public List<Member> members() {
+        return new ArrayList<>(client.getHazelcastInstance().getCluster().getMembers());
+    }
+
+    /** The port of the oldest member, which is the Hazelcast master and so SeaTunnel's coordinator. */
+    public int masterPort() {
+        return members().get(0).getAddress().getPort();
+    }
+
+    /** Waits until the cluster has {@code size} members. */
+    public void awaitClusterSize(int size, Duration timeout) {
+        await(() -> members().size() == size, timeout,
+                () -> "cluster has " + members().size() + " members, not " + size + ", after " + timeout);
+    }
+
+    public SeaTunnelHazelcastClient seaTunnelClient() {
+        return client;
+    }
+
+    /** Polls {@code condition} every 250 ms until true; throws {@link AssertionError} with {@code message} if not. */
+    public static void await(BooleanSupplier condition, Duration timeout, java.util.function.Supplier<String> message) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            if (condition.getAsBoolean()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(message.get());
+            }
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted while waiting: " + message.get(), e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        client.shutdown();
+    }
+}

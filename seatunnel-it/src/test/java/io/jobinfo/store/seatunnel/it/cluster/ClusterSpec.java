@@ -1,0 +1,77 @@
+package io.jobinfo.store.seatunnel.it.cluster;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * What a test cluster looks like: its name (a cluster of its own: other clusters may run on this machine), one
+ * loopback port per member, the heartbeat timeout, extra YAML for {@code seatunnel.engine} and for the root of
+ * {@code hazelcast}, extra JVM options and extra classpath entries of every member.
+ */
+public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSeconds, String extraEngineYaml,
+                          String extraHazelcastYaml, List<String> jvmOptions, List<String> extraClasspath) {
+
+    public ClusterSpec {
+        Objects.requireNonNull(clusterName, "clusterName");
+        if (ports.length == 0) {
+            throw new IllegalArgumentException("a cluster needs at least one member port");
+        }
+        extraEngineYaml = extraEngineYaml == null ? "" : extraEngineYaml;
+        extraHazelcastYaml = extraHazelcastYaml == null ? "" : extraHazelcastYaml;
+        jvmOptions = List.copyOf(jvmOptions);
+        extraClasspath = List.copyOf(extraClasspath);
+    }
+
+    /** A stock cluster of {@code members} members on free ports, named after {@code prefix}. */
+    public static ClusterSpec stock(String prefix, int members) {
+        return new ClusterSpec(prefix + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000,
+                FreePorts.pick(members), 6, "", "", List.of("-Xms256m", "-Xmx640m"), List.of());
+    }
+
+    public int size() {
+        return ports.length;
+    }
+
+    public ClusterSpec withEngineYaml(String yaml) {
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, yaml, extraHazelcastYaml, jvmOptions,
+                extraClasspath);
+    }
+
+    public ClusterSpec withHazelcastYaml(String yaml) {
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, yaml, jvmOptions,
+                extraClasspath);
+    }
+
+    public ClusterSpec withJvmOptions(List<String> options) {
+        List<String> all = new java.util.ArrayList<>(jvmOptions);
+        all.addAll(options);
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml, all,
+                extraClasspath);
+    }
+
+    /** The same cluster with {@code members} more ports in every member list (members started later by a test). */
+    public ClusterSpec withSpareMembers(int members) {
+        int[] more = java.util.Arrays.copyOf(ports, ports.length + members);
+        int[] fresh = FreePorts.pick(members + ports.length);
+        int added = 0;
+        for (int p : fresh) {
+            if (added == members) {
+                break;
+            }
+            boolean used = false;
+            for (int q : ports) {
+                used |= q == p;
+            }
+            if (!used) {
+                more[ports.length + added++] = p;
+            }
+        }
+        return new ClusterSpec(clusterName, more, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
+                jvmOptions, extraClasspath);
+    }
+
+    public ClusterSpec withExtraClasspath(List<String> entries) {
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
+                jvmOptions, entries);
+    }
+}

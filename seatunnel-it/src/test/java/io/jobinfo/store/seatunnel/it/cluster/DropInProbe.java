@@ -1,0 +1,46 @@
+package io.jobinfo.store.seatunnel.it.cluster;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.core.HazelcastInstanceAware;
+import io.jobinfo.store.seatunnel.dropin.DropInService;
+
+import java.io.Serializable;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+/**
+ * Runs inside a member and returns its drop-in counters ({@code DropInMetrics.snapshot()}), plus {@code active} (1 if
+ * the drop-in moves jobs), or {@code {"installed": 0}} on a member without the drop-in.
+ */
+public final class DropInProbe implements Callable<HashMap<String, Long>>, HazelcastInstanceAware, Serializable {
+
+    private static final long serialVersionUID = 1L;
+    private transient HazelcastInstance instance;
+
+    @Override
+    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
+        this.instance = hazelcastInstance;
+    }
+
+    @Override
+    public HashMap<String, Long> call() {
+        HashMap<String, Long> out = new HashMap<>();
+        DropInService service;
+        try {
+            service = DropInService.forInstance(instance);
+        } catch (NoClassDefFoundError noPlugin) {
+            service = null;
+        }
+        if (service == null) {
+            out.put("installed", 0L);
+            return out;
+        }
+        out.put("installed", 1L);
+        out.put("active", service.active() ? 1L : 0L);
+        for (Map.Entry<String, Long> e : service.metrics().snapshot().entrySet()) {
+            out.put(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+}
