@@ -12,6 +12,8 @@ import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.map.IMap;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;
@@ -96,9 +98,11 @@ class SeaTunnelJobInfoMigrationTest {
                 originalValueBytes.put(jobId, ss.toData(value).toByteArray());
             }
             // two of this library's InlineJobInfo values beside them (auto recognises both per value)
+            // (real demo-model jobs: verify decodes every payload, so random bytes would be broken jobs)
+            JobGenerator generator = new JobGenerator(42);
             for (long jobId = 1; jobId <= 2; jobId++) {
-                byte[] payload = new byte[20_000 + (int) jobId];
-                new Random(jobId).nextBytes(payload);
+                byte[] payload = JobImmutableInformationSerializer.codec()
+                        .encode(generator.generate(jobId, 20_000 + (int) jobId));
                 InlineJobInfo inline = new InlineJobInfo(1_600_000_000_000L + jobId, 1, payload);
                 map.put(jobId, inline);
                 originalValueBytes.put(jobId, ss.toData(inline).toByteArray());
