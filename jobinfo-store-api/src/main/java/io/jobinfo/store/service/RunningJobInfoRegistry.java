@@ -249,7 +249,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     public Optional<T> get(long jobId) throws JobInfoStoreException {
         CachedJob<T> hit = cache.getIfPresent(jobId);
         if (hit != null && cache.isFresh(hit)) {
-            return Optional.of(hit.job());
+            return hit.present();
         }
         long token = cache.token(jobId);
         long readAt = cache.now();
@@ -258,13 +258,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         Object value = read instanceof DeleteMarker ? null : read;
         ContentKey key = value == null ? null : ContentKey.of(jobId, value);
         if (hit != null && cache.revalidate(jobId, hit, key, readAt) != null) {
-            return Optional.of(hit.job());
+            return hit.present();
         }
         if (value == null) {
             return Optional.empty();
         }
-        return Optional.of(cache.load(jobId, key, JobResolver.payloadLength(value), token, readAt,
-                () -> resolver.resolve(jobId, value, key)).job());
+        return cache.load(jobId, key, JobResolver.payloadLength(value), token, readAt,
+                () -> resolver.resolve(jobId, value, key)).present();
     }
 
     /**
