@@ -7,6 +7,7 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.github.benmanes.caffeine.cache.stats.ConcurrentStatsCounter;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.concurrent.CompletableFuture;
@@ -23,12 +24,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * <p><b>Hit path.</b> Caffeine decides what stays cached (the byte bound, expire-after-access) and counts hits and
  * misses; a hit need not pass through it. Every entry Caffeine holds is mirrored in a {@link HotMap} keyed by the
  * primitive job id (the <em>hot map</em>: lock-free reads that allocate nothing), which {@link #getIfPresent} reads
- * first. The mirror is kept by a {@link CacheWriter}, which Caffeine calls under the entry's own lock for every write and every removal of that
- * key (explicit invalidation, eviction by size, expiry, {@link #invalidateAll()}, replacement). So an entry Caffeine no
- * longer holds has left the hot map in the same atomic step, and the hot map never holds more than Caffeine does: the
- * byte bound (at most {@code max-bytes} plus the one entry being inserted) holds for both. A hit found in the hot map
- * is served from there, counted in the cache's statistics (a striped counter, as Caffeine's own), and not shown to
- * Caffeine, unless Caffeine last saw an access of that entry {@link #touchInterval()} ago or longer (1 s, or half of
+ * first. The mirror is kept by a {@link CacheWriter}, which Caffeine calls under the entry's own lock for every
+ * write and every removal of that key (explicit invalidation, eviction by size, expiry, {@link #invalidateAll()},
+ * replacement). So an entry Caffeine no longer holds has left the hot map in the same atomic step, and the hot map
+ * never holds more than Caffeine does: the byte bound (at most {@code max-bytes} plus the one entry being inserted)
+ * holds for both. A hit found in the hot map is served from there, counted in the cache's statistics (a
+ * {@link HitCounter}: one cell per thread, no atomic read-modify-write per hit), and not shown to Caffeine, unless
+ * Caffeine last saw an access of that entry {@link #touchInterval()} ago or longer (1 s, or half of
  * expire-after-access if that is shorter): then the read goes through Caffeine, which records the access for its
  * eviction policy and its expiry, and serves the entry only if Caffeine still does. Consequences, all by design:
  * <ul>
@@ -77,8 +79,9 @@ final class JobCache<T> {
     private final Cache<Long, CachedJob<T>> cache;
     /** Every entry {@link #cache} holds, mirrored by {@link HotMapWriter}; read first by {@link #getIfPresent}. */
     private final HotMap<T> hot = new HotMap<>();
-    /** Caffeine's statistics, which the hot map's hits are added to. */
+    /** Caffeine's statistics; {@link #stats()} adds the hot map's hits, counted in {@link #hotHits}. */
     private final ConcurrentStatsCounter statsCounter = new ConcurrentStatsCounter();
+    private final HitCounter hotHits = new HitCounter();
     private final long touchIntervalNanos;
     private final CacheConfig config;
     /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
@@ -111,7 +114,7 @@ final class JobCache<T> {
                 // with a same-thread executor every 16th hit drained the read buffer on the caller's thread, which
                 // made a hit ~20x slower than a ConcurrentHashMap.get. The bound does not depend on it: every insert
                 // below is followed by a synchronous cleanUp() under insertLock.
-                .recordStats(() -> statsCounter)
+                .recordStats(() -> new WithHotHits())
                 .writer(new HotMapWriter())
                 .build();
     }
@@ -150,7 +153,7 @@ final class JobCache<T> {
         if (e != null) {
             long now = ticker.read();
             if (now - e.touchedAt() < touchIntervalNanos) {
-                statsCounter.recordHits(1);
+                hotHits.increment();
                 return e;
             }
             // let Caffeine see this access (eviction policy, expire-after-access): once per entry and interval
@@ -305,6 +308,56 @@ final class JobCache<T> {
     /** Caffeine's statistics; the hits served by the hot map included. */
     CacheStats stats() {
         return cache.stats();
+    }
+
+    /**
+     * Caffeine's stats counter with the hot map's hits added, so that {@code Cache.stats()} (and the meters built on
+     * it) count every hit.
+     */
+    private final class WithHotHits implements StatsCounter {
+        @Override
+        public void recordHits(int count) {
+            statsCounter.recordHits(count);
+        }
+
+        @Override
+        public void recordMisses(int count) {
+            statsCounter.recordMisses(count);
+        }
+
+        @Override
+        public void recordLoadSuccess(long loadTime) {
+            statsCounter.recordLoadSuccess(loadTime);
+        }
+
+        @Override
+        public void recordLoadFailure(long loadTime) {
+            statsCounter.recordLoadFailure(loadTime);
+        }
+
+        @Override
+        @SuppressWarnings("deprecation")
+        public void recordEviction() {
+            statsCounter.recordEviction();
+        }
+
+        @Override
+        @SuppressWarnings("deprecation")
+        public void recordEviction(int weight) {
+            statsCounter.recordEviction(weight);
+        }
+
+        @Override
+        public void recordEviction(int weight, RemovalCause cause) {
+            statsCounter.recordEviction(weight, cause);
+        }
+
+        @Override
+        public CacheStats snapshot() {
+            CacheStats s = statsCounter.snapshot();
+            return new CacheStats(s.hitCount() + hotHits.sum(), s.missCount(), s.loadSuccessCount(),
+                    s.loadFailureCount(), s.totalLoadTime(), s.evictionCount(), s.evictionWeight());
+        }
     }
 
     long weightedSize() {

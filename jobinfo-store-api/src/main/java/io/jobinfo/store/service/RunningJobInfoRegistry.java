@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * operator has rebuilt the lost pointers from the store and acknowledged.
  *
  * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads for every size; blobs
- * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call. Blobs are verified (length,
+ * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call and,
+ * mostly, does not pass through Caffeine either: it is served from a lock-free mirror of the cache's entries (see
+ * {@link JobCache}; bound, hit counts, expiry and invalidation are Caffeine's). Blobs are verified (length,
  * CRC32C, SHA-256, and against the pointer) before they are cached or returned. The map may hold
  * {@link InlineJobInfo} values too (a cluster being migrated); they are read alike.
  *
