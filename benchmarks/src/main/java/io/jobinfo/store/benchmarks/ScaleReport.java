@@ -118,7 +118,7 @@ final class ScaleReport {
 
     /** The section's markdown. */
     String section() {
-        StringBuilder md = new StringBuilder("## 7. Scale: 1x, 3x, 10x the jobs\n\n");
+        StringBuilder md = new StringBuilder("## 7. Scale: cost by job count\n\n");
         if (!ran()) {
             md.append(o.scaleJobs.isEmpty() ? "Not run (`--no-scale`).\n\n" : "Not run.\n\n");
             return md.toString();
