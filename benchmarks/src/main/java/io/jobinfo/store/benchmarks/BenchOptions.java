@@ -20,6 +20,10 @@ final class BenchOptions {
     int cacheReaders = 16;
     long cacheMaxBytes = 64L << 20;
     double cacheSeconds = 15;
+    /** Job counts of the scale scenario (item 7); empty: not run ({@code --no-scale}). */
+    List<Integer> scaleJobs = List.of(1000, 3000, 10_000);
+    /** Stores the scale scenario runs the pointer variant on (those of {@code --stores} only). */
+    List<String> scaleStores = List.of("local", "s3");
     boolean jmh = true;
     boolean quick;
     int jmhForks = 1;
@@ -48,6 +52,10 @@ final class BenchOptions {
                 o.jmh = false;
                 continue;
             }
+            if (k.equals("--no-scale")) {
+                o.scaleJobs = List.of();
+                continue;
+            }
             if (k.equals("--help") || k.equals("-h")) {
                 o.command = "help";
                 continue;
@@ -66,6 +74,10 @@ final class BenchOptions {
                         .map(Integer::parseInt).toList();
                 case "--stores" -> o.stores = new ArrayList<>(Arrays.stream(v.split(",")).map(String::trim)
                         .filter(s -> !s.isEmpty()).toList());
+                case "--scale-jobs" -> o.scaleJobs = Arrays.stream(v.split(",")).map(String::trim)
+                        .map(Integer::parseInt).toList();
+                case "--scale-stores" -> o.scaleStores = Arrays.stream(v.split(",")).map(String::trim)
+                        .filter(s -> !s.isEmpty()).toList();
                 case "--cache-jobs" -> o.cacheJobs = Integer.parseInt(v);
                 case "--cache-readers" -> o.cacheReaders = Integer.parseInt(v);
                 case "--cache-max-bytes" -> o.cacheMaxBytes = ByteSize.parse(v);
@@ -88,6 +100,8 @@ final class BenchOptions {
         jobs = 20;
         rounds = 1;
         parallelismLevels = List.of(1, 4, 16);
+        scaleJobs = List.of(10, 40);
+        scaleStores = List.of("local");
         cacheJobs = 200;
         cacheMaxBytes = 4L << 20;
         cacheSeconds = 2;
@@ -122,6 +136,20 @@ final class BenchOptions {
                 problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3)");
             }
         }
+        if (scaleJobs.stream().anyMatch(n -> n < 1 || n > 100_000)) {
+            problems.add("--scale-jobs must list values in 1..100000");
+        }
+        for (int i = 1; i < scaleJobs.size(); i++) {
+            if (scaleJobs.get(i) <= scaleJobs.get(i - 1)) {
+                problems.add("--scale-jobs must be increasing");
+                break;
+            }
+        }
+        for (String s : scaleStores) {
+            if (!List.of("local", "hdfs", "s3").contains(s)) {
+                problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3)");
+            }
+        }
         if (cacheJobs < 1 || cacheReaders < 1 || cacheMaxBytes < blobBytes) {
             problems.add("--cache-jobs and --cache-readers must be positive, --cache-max-bytes at least one blob");
         }
@@ -139,6 +167,10 @@ final class BenchOptions {
                   --stores LIST            local,hdfs,s3 (default all that are on the class path)
                   --restore-parallelism N  loaders in the kill -> restored figure (default 8)
                   --parallelism LIST       warm-up parallelism sweep (default 1,2,4,8,16)
+                  --scale-jobs LIST        job counts of the scale scenario (default 1000,3000,10000)
+                  --scale-stores LIST      stores it runs the pointer variant on (default local,s3; hdfs adds
+                                           its submit latency times 14,000 jobs); inline where the heap allows
+                  --no-scale               skip the scale scenario
                   --cache-jobs N           jobs in the cache-bound scenario (default 10000)
                   --cache-readers N        reader threads there (default 16)
                   --cache-max-bytes SIZE   cache bound there (default 64MiB)
@@ -147,7 +179,8 @@ final class BenchOptions {
                   --no-jmh                 skip the JMH benchmarks
                   --out DIR                where the report goes (default docs/benchmarks)
                   --work-dir DIR           where stores and files go (default: a temporary directory)
-                  --quick                  20 jobs, 1 round, tiny JMH runs: a smoke test of the whole pipeline
+                  --quick                  20 jobs, 1 round, tiny JMH runs, scale at 10/40 jobs on local: a smoke
+                                           test of the whole pipeline
                 """;
     }
 }

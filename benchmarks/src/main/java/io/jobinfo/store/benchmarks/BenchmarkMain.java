@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * {@code java -jar benchmarks/target/benchmarks.jar report [options]}: runs the scenario benchmark (items 1-3), the
- * cache-bound scenario (item 6) and the JMH micro-benchmarks (items 4-5) in one run and writes the report (markdown,
+ * cache-bound scenario (item 6), the scale scenario (item 7) and the JMH micro-benchmarks (items 4-5) in one run and writes the report (markdown,
  * raw CSV, PNG charts) to {@code docs/benchmarks/}.
  */
 public final class BenchmarkMain {
@@ -73,6 +73,9 @@ public final class BenchmarkMain {
             CacheBoundBenchmark cache = new CacheBoundBenchmark(o, m, work);
             cache.run();
             timeline = cache.timeline;
+            if (!o.scaleJobs.isEmpty()) {
+                new ScaleBenchmark(o, m, backends).run();
+            }
         } finally {
             for (Backend b : backends) {
                 b.close();

@@ -39,7 +39,7 @@ final class MicroBenchmarks {
                 .warmupTime(TimeValue.milliseconds((long) (o.jmhSeconds * 1000)))
                 .measurementIterations(o.jmhIterations)
                 .measurementTime(TimeValue.milliseconds((long) (o.jmhSeconds * 1000)))
-                .threads(1)
+                // threads per benchmark from its @Threads (1 unless annotated: the TwoThreads variants run on 2)
                 .shouldFailOnError(true)
                 .verbosity(o.quick ? VerboseMode.SILENT : VerboseMode.NORMAL)
                 .jvmArgsAppend("-Xmx2g", "-XX:+UseG1GC", "-Dhazelcast.logging.type=slf4j",

@@ -67,7 +67,8 @@ final class ReportWriter {
         // inline code, not a fenced block: the docs tests allow build commands only in README's set-up block
         md.append('`').append(COMMAND).append(quick() ? " --quick" : "").append("`\n\n");
         md.append("Options: `--jobs`, `--blob-size`, `--rounds`, `--stores`, `--restore-parallelism`, `--parallelism`,"
-                + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--no-jmh`, `--quick`"
+                + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--scale-jobs`, `--scale-stores`, `--no-scale`,"
+                + " `--no-jmh`, `--quick`"
                 + " (`java -jar benchmarks/target/benchmarks.jar --help`).\n\n");
         md.append("## This run\n\n");
         md.append("| | |\n|---|---|\n");
@@ -103,6 +104,7 @@ final class ReportWriter {
         restoreSection(p);
         jmhSection();
         cacheSection();
+        md.append(new ScaleReport(o, m).section());
         missesSection(p);
         anchorsSection();
         seaTunnelSection();
@@ -172,6 +174,13 @@ final class ReportWriter {
             double chm = m.median("jmh.concurrentHashMapGet");
             summary.add(new String[] {"4", "get on a cache hit (1 thread)", mops(reg), mops(chm) + " ConcurrentHashMap.get",
                 x(chm / reg) + " slower", "<= 3x", verdict(chm / reg <= 3)});
+            if (m.has("jmh.registryGetTwoThreads")) {
+                double reg2 = m.median("jmh.registryGetTwoThreads");
+                double chm2 = m.median("jmh.concurrentHashMapGetTwoThreads");
+                summary.add(new String[] {"4", "get on a cache hit (2 threads, summed)", mops(reg2), mops(chm2)
+                    + " ConcurrentHashMap.get, 2 threads", x(chm2 / reg2) + " slower", "<= 3x",
+                    verdict(chm2 / reg2 <= 3)});
+            }
             double enc = m.median("jmh.encodeAndChecksums");
             double sums = m.median("jmh.checksumsOnly");
             summary.add(new String[] {"5", "encode + checksums of one job", us(enc), us(sums) + " checksums alone",
@@ -180,6 +189,7 @@ final class ReportWriter {
             summary.add(new String[] {"4", "get on a cache hit", "not run (--no-jmh)", "", "", "<= 3x", ""});
             summary.add(new String[] {"5", "encode + checksums", "not run (--no-jmh)", "", "", "<= 1.25x", ""});
         }
+        summary.addAll(new ScaleReport(o, m).summaryRows());
         if (m.has("cache.maxWeight")) {
             double w = m.median("cache.maxWeight");
             double bound = m.median("cache.bound");
@@ -271,13 +281,18 @@ final class ReportWriter {
             md.append("Not run (`--no-jmh`).\n\n");
             return;
         }
-        md.append(String.format("%d fork(s), %d warm-up and %d measurement iterations of %.1f s, 1 thread; median"
+        md.append(String.format("%d fork(s), %d warm-up and %d measurement iterations of %.1f s, 1 thread (2 for the"
+                + " TwoThreads variants: their score is both threads' throughput summed); median"
                 + " of the measurement iterations, with JMH's 99.9%% error of the mean.%n%n", o.jmhForks,
                 o.jmhWarmups, o.jmhIterations, o.jmhSeconds));
         md.append("![jmh](jmh.png)\n\n![jmh envelope](jmh-envelope.png)\n\n");
         md.append("| benchmark | median | unit | error | what |\n|---|---|---|---|---|\n");
         jmhRow("registryGet", "`RunningJobInfoRegistry.get(jobId)`, every call a cache hit (256 jobs)");
         jmhRow("concurrentHashMapGet", "`ConcurrentHashMap.get` on the same keys (pre-boxed)");
+        if (m.has("jmh.registryGetTwoThreads")) {
+            jmhRow("registryGetTwoThreads", "registryGet on 2 threads at once (sum of both)");
+            jmhRow("concurrentHashMapGetTwoThreads", "concurrentHashMapGet on 2 threads at once (sum of both)");
+        }
         jmhRow("caffeineGetIfPresent", "a bare Caffeine cache with the registry's bound, expireAfterAccess and stats"
                 + " but the system ticker, same keys");
         for (String c : List.of("weight", "weight+stats", "weight+expiry", "weight+expiry+stats",
@@ -473,12 +488,20 @@ final class ReportWriter {
                     .map(x -> m.median("raw." + s + ".p" + x.intValue() + ".bw")).toList(), true);
         }
         Charts.save(bw, dir.resolve("restore-bandwidth.png"));
+        new ScaleReport(o, m).chart(dir);
 
         if (m.has("jmh.registryGet")) {
-            CategoryChart j = Charts.bars("Get on a cache hit (JMH, 1 thread)", "Mops/s", false);
-            Charts.addBars(j, "median", List.of("registry.get", "ConcurrentHashMap.get", "Caffeine.getIfPresent"),
-                    List.of(m.median("jmh.registryGet"), m.median("jmh.concurrentHashMapGet"),
-                            m.median("jmh.caffeineGetIfPresent")));
+            CategoryChart j = Charts.bars("Get on a cache hit (JMH; 2 threads: both summed)", "Mops/s", false);
+            List<String> jl = new ArrayList<>(List.of("registry.get", "ConcurrentHashMap.get",
+                    "Caffeine.getIfPresent"));
+            List<Double> jv = new ArrayList<>(List.of(m.median("jmh.registryGet"),
+                    m.median("jmh.concurrentHashMapGet"), m.median("jmh.caffeineGetIfPresent")));
+            if (m.has("jmh.registryGetTwoThreads")) {
+                jl.addAll(List.of("registry.get, 2 threads", "ConcurrentHashMap.get, 2 threads"));
+                jv.addAll(List.of(m.median("jmh.registryGetTwoThreads"),
+                        m.median("jmh.concurrentHashMapGetTwoThreads")));
+            }
+            Charts.addBars(j, "median", jl, jv);
             j.getStyler().setLegendVisible(false);
             CategoryChart e = Charts.bars("One ~" + bytes(payload()) + " job (JMH)", "us/op", false);
             Charts.addBars(e, "median", List.of("encode+checksums", "checksums", "encode", "CRC32C", "SHA-256"),

@@ -205,7 +205,7 @@ final class ScenarioBenchmark {
      * Waits until {@code survivor} has dropped {@code killed} from its member list: the moment a coordinator learns
      * that it is the new master (SeaTunnel reacts to that membership change). Returns that moment in nanoTime.
      */
-    private static long awaitRemoved(HazelcastInstance survivor, Member killed) {
+    static long awaitRemoved(HazelcastInstance survivor, Member killed) {
         long deadline = System.nanoTime() + 120_000_000_000L;
         while (survivor.getCluster().getMembers().contains(killed)) {
             if (System.nanoTime() > deadline) {

@@ -38,15 +38,18 @@ class ReportSmokeTest {
         String md = Files.readString(readme);
         assertThat(md).contains("## SeaTunnel's real JobInfo: cost per job (Hazelcast 5.1)");
         assertThat(md).contains("## Summary", "cluster IMap bytes per job, pointer + local", "submit p99, local",
-                "kill -> all restored + verified, local", "blob phase bandwidth, local", "max cache weight");
+                "kill -> all restored + verified, local", "blob phase bandwidth, local", "max cache weight",
+                "## 7. Scale", "kill -> restored growth per 10x jobs, local", "| pointer + local | 40 |",
+                "| inline | 40 |");
         assertThat(md).doesNotContain("| n/a |");
         for (String png : new String[] {"memory.png", "submit-latency.png", "restore-time.png",
-            "restore-bandwidth.png", "cache-weight.png"}) {
+            "restore-bandwidth.png", "cache-weight.png", "scale.png"}) {
             assertThat(out.resolve(png)).isRegularFile();
             assertThat(Files.size(out.resolve(png))).isGreaterThan(1000);
         }
         String csv = Files.readString(out.resolve("raw.csv"));
         assertThat(csv).contains("memory.inline,", "memory.local,", "submit.local.p99,", "anchor.durableWrite.p99,",
-                "restore.local.killToAll,", "cache.maxWeight,");
+                "restore.local.killToAll,", "cache.maxWeight,", "scale.local.40.restoreMs,",
+                "scale.inline.10.heapRetainedPerJob,");
     }
 }

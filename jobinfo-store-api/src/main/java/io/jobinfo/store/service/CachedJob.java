@@ -1,5 +1,7 @@
 package io.jobinfo.store.service;
 
+import java.util.Optional;
+
 /**
  * A verified, decoded job as the cache holds it: the job, its initialization timestamp, its weight (payload bytes
  * plus a fixed allowance for the decoded object), the {@link ContentKey} of the map value it was loaded from, and when
@@ -9,21 +11,33 @@ package io.jobinfo.store.service;
  */
 final class CachedJob<T> {
     private final ContentKey key;
+    private final long jobId;
     private final long initializationTimestamp;
     private final T job;
+    /** What a hit returns: built once, so that a hit allocates nothing. */
+    private final Optional<T> present;
     private final int weight;
     private volatile long confirmedAt = Long.MIN_VALUE;
+    /** When Caffeine last saw an access of this entry (cache clock); see {@link JobCache#getIfPresent}. */
+    private volatile long touchedAt = Long.MIN_VALUE;
 
     CachedJob(ContentKey key, long initializationTimestamp, T job, long payloadLength) {
         this.key = key;
+        this.jobId = key == null ? Long.MIN_VALUE : key.jobId();
         this.initializationTimestamp = initializationTimestamp;
         this.job = job;
+        this.present = Optional.of(job);
         this.weight = weigh(payloadLength);
     }
 
     /** Payload plus a fixed allowance for the decoded object's shell. */
     static int weigh(long payloadLength) {
         return (int) Math.min(Integer.MAX_VALUE, payloadLength + 256);
+    }
+
+    /** The job id of {@link #key()} ({@code Long.MIN_VALUE} without a key). */
+    long jobId() {
+        return jobId;
     }
 
     ContentKey key() {
@@ -36,6 +50,11 @@ final class CachedJob<T> {
 
     T job() {
         return job;
+    }
+
+    /** {@link #job()} as a present {@code Optional}, the same instance every time. */
+    Optional<T> present() {
+        return present;
     }
 
     int weight() {
@@ -53,6 +72,17 @@ final class CachedJob<T> {
     void confirm(long readAt) {
         if (readAt > confirmedAt) {
             confirmedAt = readAt;
+        }
+    }
+
+    long touchedAt() {
+        return touchedAt;
+    }
+
+    /** Caffeine recorded an access of this entry at {@code now}. Racing calls may leave the older time. */
+    void touched(long now) {
+        if (now != touchedAt) {
+            touchedAt = now;
         }
     }
 

@@ -34,6 +34,10 @@ final class ContentKey {
         return null;
     }
 
+    long jobId() {
+        return jobId;
+    }
+
     private static byte[] sha256(byte[] bytes) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(bytes);

@@ -1,8 +1,13 @@
 package io.jobinfo.store.service;
 
 import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.CacheWriter;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
+import com.github.benmanes.caffeine.cache.stats.ConcurrentStatsCounter;
+import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.concurrent.CompletableFuture;
@@ -16,14 +21,41 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * and invalidation tokens that tell a load whether its job was invalidated while it ran (then its result is served
  * but not cached).
  *
+ * <p><b>Hit path.</b> Caffeine decides what stays cached (the byte bound, expire-after-access) and counts hits and
+ * misses; a hit need not pass through it. Every entry Caffeine holds is mirrored in a {@link HotMap} keyed by the
+ * primitive job id (the <em>hot map</em>: lock-free reads that allocate nothing), which {@link #getIfPresent} reads
+ * first. The mirror is kept by a {@link CacheWriter}, which Caffeine calls under the entry's own lock for every
+ * write and every removal of that key (explicit invalidation, eviction by size, expiry, {@link #invalidateAll()},
+ * replacement). So an entry Caffeine no longer holds has left the hot map in the same atomic step, and the hot map
+ * never holds more than Caffeine does: the byte bound (at most {@code max-bytes} plus the one entry being inserted)
+ * holds for both. A hit found in the hot map is served from there, counted in the cache's statistics (a
+ * {@link HitCounter}: one cell per thread, no atomic read-modify-write per hit), and not shown to Caffeine, unless
+ * Caffeine last saw an access of that entry {@link #touchInterval()} ago or longer (1 s, or half of
+ * expire-after-access if that is shorter): then the read goes through Caffeine, which records the access for its
+ * eviction policy and its expiry, and serves the entry only if Caffeine still does. Consequences, all by design:
+ * <ul>
+ *   <li>an entry unused for {@code expire-after-access} expires as before, and the hot map never serves an entry
+ *       Caffeine has expired: it serves only entries Caffeine saw accessed less than one touch interval ago, and
+ *       the touch interval is at most half of expire-after-access;</li>
+ *   <li>the last access Caffeine knows of is at most one touch interval older than the real last access, so an entry
+ *       in use can expire up to that much earlier than {@code expire-after-access} after its last use (1 s of the
+ *       default 30 minutes);</li>
+ *   <li>Caffeine's eviction policy sees at most one access per entry and touch interval, so its frequency estimate
+ *       counts busy seconds rather than reads;</li>
+ *   <li>hit and miss counts ({@link #stats()}) are exact: every lookup is counted once, by the hot map or by
+ *       Caffeine.</li>
+ * </ul>
+ *
  * <p><b>Bounded staleness.</b> Each entry remembers the {@link ContentKey} of the map value it was loaded from and
  * when the map was last seen holding that value (a time taken <em>before</em> the map read). A hit is served
  * without asking the map only while that time is at most {@code max-staleness} old ({@link #isFresh}); after that the
  * caller reads the map value again (a small pointer) and {@link #revalidate}s: same content key, the entry is served
- * and confirmed; another key or no value, the entry is dropped. So a job removed or replaced in the map is served by
- * this cache at most {@code max-staleness} plus {@value CoarseTicker#RESOLUTION_MILLIS} ms (the resolution of the
- * cache's clock) after the change, whether or not the map's event ever arrives (lost events, a member joining or
- * leaving, a healed split-brain). {@code max-staleness} of zero confirms every read with the map.
+ * and confirmed; another key or no value, the entry is dropped (from Caffeine and so from the hot map). So a job
+ * removed or replaced in the map is served by this cache at most {@code max-staleness} plus
+ * {@value CoarseTicker#RESOLUTION_MILLIS} ms (the resolution of the cache's clock) after the change, whether or not
+ * the map's event ever arrives (lost events, a member joining or leaving, a healed split-brain). {@code max-staleness}
+ * of zero confirms every read with the map. The hot map changes nothing here: it serves only entries Caffeine holds,
+ * and freshness is checked on every hit, wherever it was found.
  *
  * <p><b>Single flight</b> holds for every size: concurrent loads of one content key (job id and map value) share one
  * store read, also for jobs above {@code max-entry-bytes}, which are then served but not cached. Readers that saw
@@ -36,6 +68,8 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class JobCache<T> {
 
     private static final int INVALIDATION_STRIPES = 1024;
+    /** The longest time a hit may be served without Caffeine seeing an access of its entry. */
+    static final long MAX_TOUCH_INTERVAL_NANOS = 1_000_000_000L;
 
     /** Loads one job on a miss. */
     interface Loader<T> {
@@ -43,6 +77,12 @@ final class JobCache<T> {
     }
 
     private final Cache<Long, CachedJob<T>> cache;
+    /** Every entry {@link #cache} holds, mirrored by {@link HotMapWriter}; read first by {@link #getIfPresent}. */
+    private final HotMap<T> hot = new HotMap<>();
+    /** Caffeine's statistics; {@link #stats()} adds the hot map's hits, counted in {@link #hotHits}. */
+    private final ConcurrentStatsCounter statsCounter = new ConcurrentStatsCounter();
+    private final HitCounter hotHits = new HitCounter();
+    private final long touchIntervalNanos;
     private final CacheConfig config;
     /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
     private final AtomicLong generation = new AtomicLong();
@@ -52,20 +92,30 @@ final class JobCache<T> {
     private final ConcurrentHashMap<ContentKey, CompletableFuture<CachedJob<T>>> inFlight = new ConcurrentHashMap<>();
     private final Object insertLock = new Object();
     private final long maxStalenessNanos;
+    private final Ticker ticker;
 
     JobCache(CacheConfig config) {
+        this(config, CoarseTicker.INSTANCE);
+    }
+
+    /** With another clock than {@link CoarseTicker} (tests). */
+    @SuppressWarnings("deprecation") // CacheWriter: see HotMapWriter
+    JobCache(CacheConfig config, Ticker ticker) {
         this.config = config;
+        this.ticker = ticker;
         this.maxStalenessNanos = config.maxStaleness().toNanos();
+        this.touchIntervalNanos = Math.min(MAX_TOUCH_INTERVAL_NANOS, config.expireAfterAccess().toNanos() / 2);
         this.cache = Caffeine.newBuilder()
                 .maximumWeight(config.maxBytes())
                 .weigher((Long k, CachedJob<T> v) -> v.weight())
                 .expireAfterAccess(config.expireAfterAccess())
-                .ticker(CoarseTicker.INSTANCE) // a hit must not pay for a clock read (see CoarseTicker)
+                .ticker(ticker) // a hit must not pay for a clock read (see CoarseTicker)
                 // Maintenance (read-buffer draining, expiry) runs on Caffeine's default executor, off the read path:
                 // with a same-thread executor every 16th hit drained the read buffer on the caller's thread, which
                 // made a hit ~20x slower than a ConcurrentHashMap.get. The bound does not depend on it: every insert
                 // below is followed by a synchronous cleanUp() under insertLock.
-                .recordStats()
+                .recordStats(() -> new WithHotHits())
+                .writer(new HotMapWriter())
                 .build();
     }
 
@@ -73,18 +123,57 @@ final class JobCache<T> {
         return cache;
     }
 
+    /** How long a hit may be served from the hot map after Caffeine last saw an access of its entry. */
+    long touchInterval() {
+        return touchIntervalNanos;
+    }
+
+    /** The entries of the hot map (tests: it must never hold what Caffeine does not). */
+    int hotSize() {
+        return hot.size();
+    }
+
+    /** Whether the hot map holds an entry for {@code jobId} (tests). */
+    boolean hotContains(long jobId) {
+        return hot.get(jobId) != null;
+    }
+
+    /** The hot map's entry for {@code jobId} (tests). */
+    CachedJob<T> hotEntry(long jobId) {
+        return hot.get(jobId);
+    }
+
+    /**
+     * The cached entry of {@code jobId}, or {@code null}; counted as a hit or a miss. Served from the hot map while
+     * Caffeine saw an access of the entry less than {@link #touchInterval()} ago, else through Caffeine (see the
+     * class comment). Never fails.
+     */
     CachedJob<T> getIfPresent(long jobId) {
+        CachedJob<T> e = hot.get(jobId);
+        if (e != null) {
+            long now = ticker.read();
+            if (now - e.touchedAt() < touchIntervalNanos) {
+                hotHits.increment();
+                return e;
+            }
+            // let Caffeine see this access (eviction policy, expire-after-access): once per entry and interval
+            CachedJob<T> seen = cache.getIfPresent(jobId);
+            if (seen != null) {
+                seen.touched(now);
+            }
+            return seen;
+        }
         return cache.getIfPresent(jobId);
     }
 
     /** The cache's clock: take it before the map read whose value a load or a revalidation uses. */
     long now() {
-        return CoarseTicker.INSTANCE.read();
+        return ticker.read();
     }
 
     /** Whether {@code hit} may be served without asking the map (confirmed at most max-staleness ago). */
     boolean isFresh(CachedJob<T> hit) {
-        return maxStalenessNanos > 0 && CoarseTicker.INSTANCE.read() - hit.confirmedAt() <= maxStalenessNanos;
+        return maxStalenessNanos > 0 && ticker.read() - hit.confirmedAt() <= maxStalenessNanos;
     }
 
     /**
@@ -216,8 +305,59 @@ final class JobCache<T> {
         cache.invalidateAll();
     }
 
+    /** Caffeine's statistics; the hits served by the hot map included. */
     CacheStats stats() {
         return cache.stats();
+    }
+
+    /**
+     * Caffeine's stats counter with the hot map's hits added, so that {@code Cache.stats()} (and the meters built on
+     * it) count every hit.
+     */
+    private final class WithHotHits implements StatsCounter {
+        @Override
+        public void recordHits(int count) {
+            statsCounter.recordHits(count);
+        }
+
+        @Override
+        public void recordMisses(int count) {
+            statsCounter.recordMisses(count);
+        }
+
+        @Override
+        public void recordLoadSuccess(long loadTime) {
+            statsCounter.recordLoadSuccess(loadTime);
+        }
+
+        @Override
+        public void recordLoadFailure(long loadTime) {
+            statsCounter.recordLoadFailure(loadTime);
+        }
+
+        @Override
+        @SuppressWarnings("deprecation")
+        public void recordEviction() {
+            statsCounter.recordEviction();
+        }
+
+        @Override
+        @SuppressWarnings("deprecation")
+        public void recordEviction(int weight) {
+            statsCounter.recordEviction(weight);
+        }
+
+        @Override
+        public void recordEviction(int weight, RemovalCause cause) {
+            statsCounter.recordEviction(weight, cause);
+        }
+
+        @Override
+        public CacheStats snapshot() {
+            CacheStats s = statsCounter.snapshot();
+            return new CacheStats(s.hitCount() + hotHits.sum(), s.missCount(), s.loadSuccessCount(),
+                    s.loadFailureCount(), s.totalLoadTime(), s.evictionCount(), s.evictionWeight());
+        }
     }
 
     long weightedSize() {
@@ -231,6 +371,34 @@ final class JobCache<T> {
     /** How long a cached job may be served without confirming it with the map (see the class comment). */
     java.time.Duration maxStaleness() {
         return config.maxStaleness();
+    }
+
+    /**
+     * Mirrors Caffeine's entries in the hot map. Caffeine calls it under the entry's lock, inside the write or removal
+     * it reports, so the hot map changes atomically with Caffeine's view of that key. {@code CacheWriter} is
+     * deprecated in Caffeine 2.9 (and gone in 3.x, which needs Java 11; this jar runs on Java 8 engines with 2.9.3):
+     * its replacement there, the eviction listener, is not told of explicit removals and replacements.
+     */
+    @SuppressWarnings("deprecation")
+    private final class HotMapWriter implements CacheWriter<Long, CachedJob<T>> {
+        @Override
+        public void write(Long jobId, CachedJob<T> job) {
+            job.touched(ticker.read()); // Caffeine stamps the write as an access
+            if (job.jobId() == jobId) {
+                hot.put(job);
+            } else {
+                hot.remove(jobId); // cannot happen (every entry is keyed by its own id); then Caffeine serves it
+            }
+        }
+
+        @Override
+        public void delete(Long jobId, CachedJob<T> job, RemovalCause cause) {
+            if (job != null) {
+                hot.remove(jobId, job);
+            } else {
+                hot.remove(jobId); // a collected value (not used here: values are strong)
+            }
+        }
     }
 
     private static int stripe(long jobId) {

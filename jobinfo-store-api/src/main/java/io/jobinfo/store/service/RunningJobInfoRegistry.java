@@ -48,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * operator has rebuilt the lost pointers from the store and acknowledged.
  *
  * <p><b>Reads</b> go through a Caffeine cache bounded by payload bytes (single-flight loads for every size; blobs
- * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call. Blobs are verified (length,
+ * above {@code max-entry-bytes} are served but not cached). A recently confirmed cache hit makes no network call and,
+ * mostly, does not pass through Caffeine either: it is served from a lock-free mirror of the cache's entries (see
+ * {@link JobCache}; bound, hit counts, expiry and invalidation are Caffeine's). Blobs are verified (length,
  * CRC32C, SHA-256, and against the pointer) before they are cached or returned. The map may hold
  * {@link InlineJobInfo} values too (a cluster being migrated); they are read alike.
  *
@@ -249,7 +251,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     public Optional<T> get(long jobId) throws JobInfoStoreException {
         CachedJob<T> hit = cache.getIfPresent(jobId);
         if (hit != null && cache.isFresh(hit)) {
-            return Optional.of(hit.job());
+            return hit.present();
         }
         long token = cache.token(jobId);
         long readAt = cache.now();
@@ -258,13 +260,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         Object value = read instanceof DeleteMarker ? null : read;
         ContentKey key = value == null ? null : ContentKey.of(jobId, value);
         if (hit != null && cache.revalidate(jobId, hit, key, readAt) != null) {
-            return Optional.of(hit.job());
+            return hit.present();
         }
         if (value == null) {
             return Optional.empty();
         }
-        return Optional.of(cache.load(jobId, key, JobResolver.payloadLength(value), token, readAt,
-                () -> resolver.resolve(jobId, value, key)).job());
+        return cache.load(jobId, key, JobResolver.payloadLength(value), token, readAt,
+                () -> resolver.resolve(jobId, value, key)).present();
     }
 
     /**

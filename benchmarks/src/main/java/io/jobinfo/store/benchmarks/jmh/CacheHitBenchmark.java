@@ -33,11 +33,14 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 
 /**
  * Item 4: {@code RunningJobInfoRegistry.get(jobId)} on a cache hit against {@code ConcurrentHashMap.get} on the same
  * keys, plus a bare Caffeine cache built like the registry's (to tell the registry's own cost from Caffeine's). The
  * registry runs on a real Hazelcast member with a local store; every measured call is a hit (checked in set-up).
+ * The {@code TwoThreads} variants run the registry and its anchor on two threads ({@code @Threads(2)}; JMH reports the
+ * sum of both threads' throughput); the others run on one thread.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -63,6 +66,12 @@ public class CacheHitBenchmark {
     @State(Scope.Thread)
     public static class Cursor {
         int i;
+
+        /** Each thread starts elsewhere in the keys, so two threads do not walk the same entries in step. */
+        @Setup(Level.Trial)
+        public void start() {
+            i = (int) (Thread.currentThread().getId() * 97);
+        }
     }
 
     @Setup(Level.Trial)
@@ -127,6 +136,20 @@ public class CacheHitBenchmark {
 
     @Benchmark
     public Object concurrentHashMapGet(Cursor c) {
+        return map.get(boxed[c.i++ & mask]);
+    }
+
+    /** {@link #registryGet} on two threads at once (the score is the sum of both). */
+    @Benchmark
+    @Threads(2)
+    public Object registryGetTwoThreads(Cursor c) throws Exception {
+        return registry.get(ids[c.i++ & mask]);
+    }
+
+    /** {@link #concurrentHashMapGet} on two threads at once: the anchor of {@link #registryGetTwoThreads}. */
+    @Benchmark
+    @Threads(2)
+    public Object concurrentHashMapGetTwoThreads(Cursor c) {
         return map.get(boxed[c.i++ & mask]);
     }
 
