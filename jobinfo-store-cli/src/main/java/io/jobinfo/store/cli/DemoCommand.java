@@ -108,7 +108,7 @@ final class DemoCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--engine", defaultValue = "embedded", paramLabel = "ENGINE",
-            description = "embedded (default): Hazelcast members in this JVM and the project's demo jobs. seatunnel:"
+            description = "Embedded (default): Hazelcast members in this JVM and the project's demo jobs. seatunnel:"
                     + " real SeaTunnel 2.3.8 clusters of member processes started by the demo, stock and then with"
                     + " the drop-in (local store), real streaming FakeSource -> Console jobs, kill -9 of the master;"
                     + " takes --jobs (default 3), --job-sizes, --members, --work-dir, --json. Needs the"
