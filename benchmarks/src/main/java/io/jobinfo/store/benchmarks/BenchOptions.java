@@ -25,6 +25,9 @@ final class BenchOptions {
     /** Stores the scale scenario runs the pointer variant on (those of {@code --stores} only). */
     List<String> scaleStores = List.of("local", "s3");
     boolean jmh = true;
+    /** the real SeaTunnel scenario (SeaTunnelEngineBenchmark); --quick skips it */
+    boolean engine = true;
+    int engineJobs = 3;
     boolean quick;
     int jmhForks = 1;
     int jmhWarmups = 3;
@@ -56,6 +59,10 @@ final class BenchOptions {
                 o.scaleJobs = List.of();
                 continue;
             }
+            if (k.equals("--no-engine")) {
+                o.engine = false;
+                continue;
+            }
             if (k.equals("--help") || k.equals("-h")) {
                 o.command = "help";
                 continue;
@@ -82,6 +89,7 @@ final class BenchOptions {
                 case "--cache-readers" -> o.cacheReaders = Integer.parseInt(v);
                 case "--cache-max-bytes" -> o.cacheMaxBytes = ByteSize.parse(v);
                 case "--cache-seconds" -> o.cacheSeconds = Double.parseDouble(v);
+                case "--engine-jobs" -> o.engineJobs = Integer.parseInt(v);
                 case "--jmh-forks" -> o.jmhForks = Integer.parseInt(v);
                 case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
                 case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
@@ -150,6 +158,9 @@ final class BenchOptions {
                 problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3)");
             }
         }
+        if (engineJobs < 1 || engineJobs > 200) {
+            problems.add("--engine-jobs must be 1..200");
+        }
         if (cacheJobs < 1 || cacheReaders < 1 || cacheMaxBytes < blobBytes) {
             problems.add("--cache-jobs and --cache-readers must be positive, --cache-max-bytes at least one blob");
         }
@@ -177,10 +188,12 @@ final class BenchOptions {
                   --cache-seconds S        how long the readers run (default 15)
                   --jmh-forks/--jmh-warmups/--jmh-iterations/--jmh-seconds   JMH settings (1/3/5/1.0)
                   --no-jmh                 skip the JMH benchmarks
+                  --engine-jobs N          jobs per cluster in the real SeaTunnel scenario (default 3: one per size)
+                  --no-engine              skip the real SeaTunnel scenario (stock vs drop-in, about 2 min a round)
                   --out DIR                where the report goes (default docs/benchmarks)
                   --work-dir DIR           where stores and files go (default: a temporary directory)
-                  --quick                  20 jobs, 1 round, tiny JMH runs, scale at 10/40 jobs on local: a smoke
-                                           test of the whole pipeline
+                  --quick                  20 jobs, 1 round, tiny JMH runs, scale at 10/40 jobs on local, no real
+                                           SeaTunnel scenario: a smoke test of the whole pipeline
                 """;
     }
 }

@@ -81,11 +81,13 @@ public final class BenchmarkMain {
                 b.close();
             }
         }
+        String engineSection = new SeaTunnelEngineBenchmark(o, m, work).run();
         if (o.jmh) {
             new MicroBenchmarks(o, m).run();
         }
         double minutes = (System.nanoTime() - start) / 6e10;
-        Path readme = new ReportWriter(o, m, stores, notMeasured, described, timeline, minutes).write(o.out);
+        Path readme = new ReportWriter(o, m, stores, notMeasured, described, timeline, minutes)
+                .engineSection(engineSection).write(o.out);
         if (tempWork) {
             Directories.deleteRecursively(work);
         }

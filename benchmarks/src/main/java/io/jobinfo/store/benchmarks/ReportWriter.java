@@ -34,6 +34,8 @@ final class ReportWriter {
     private final double runMinutes;
     private final StringBuilder md = new StringBuilder();
     private final List<String[]> summary = new ArrayList<>();
+    /** The real SeaTunnel scenario's section, written by SeaTunnelEngineSection (empty: none). */
+    private String engineSection = "";
 
     ReportWriter(BenchOptions o, Metrics m, List<String> stores, Map<String, String> notMeasured,
                  Map<String, String> backendDescriptions, List<CacheBoundBenchmark.Sample> timeline,
@@ -45,6 +47,11 @@ final class ReportWriter {
         this.backendDescriptions = backendDescriptions;
         this.timeline = timeline;
         this.runMinutes = runMinutes;
+    }
+
+    ReportWriter engineSection(String markdown) {
+        this.engineSection = markdown == null ? "" : markdown;
+        return this;
     }
 
     Path write(Path dir) throws IOException {
@@ -108,6 +115,7 @@ final class ReportWriter {
         missesSection(p);
         anchorsSection();
         seaTunnelSection();
+        md.append(engineSection);
         md.append("## Method notes\n\n");
         md.append("""
                 - Every variant (inline baseline, pointer + each store) runs on its own fresh 3-member cluster in every \

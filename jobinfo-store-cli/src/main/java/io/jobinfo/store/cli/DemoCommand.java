@@ -107,10 +107,36 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Prints one JSON summary instead of the table.")
     boolean json;
 
+    @Option(names = "--engine", defaultValue = "embedded", paramLabel = "ENGINE",
+            description = "Embedded (default): Hazelcast members in this JVM and the project's demo jobs. seatunnel:"
+                    + " real SeaTunnel 2.3.8 clusters of member processes started by the demo, stock and then with"
+                    + " the drop-in (local store), real streaming FakeSource -> Console jobs, kill -9 of the master;"
+                    + " takes --jobs (default 3), --job-sizes, --members, --work-dir, --json. Needs the"
+                    + " seatunnel-harness module built (bin/jobinfo-store builds it).")
+    Engine engine;
+
+    @Option(names = "--job-sizes", paramLabel = "LIST", description = "With --engine seatunnel: the sizes the jobs"
+            + " take in turn, of small (~10 KB), medium (~200 KB), large (~1.8 MB) (default: all three).")
+    String jobSizes;
+
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "With --engine seatunnel: where member"
+            + " configuration, logs and the drop-in's store go, kept afterwards (default: a temporary directory,"
+            + " removed unless a job did not come back).")
+    Path workDir;
+
     enum StoreType { local, s3, hdfs }
+
+    enum Engine { embedded, seatunnel }
 
     @Override
     public Integer call() throws Exception {
+        if (engine == Engine.seatunnel) {
+            String problems = SeaTunnelEngineDemo.problems(this);
+            if (!problems.isEmpty()) {
+                throw new CommandLine.ParameterException(spec.commandLine(), problems.strip());
+            }
+            return new SeaTunnelEngineDemo(this).run();
+        }
         validate();
         PrintWriter err = spec.commandLine().getErr();
         PrintWriter out = spec.commandLine().getOut();
@@ -274,6 +300,9 @@ final class DemoCommand implements Callable<Integer> {
         }
         if (storageConfig != null && storeDir != null) {
             problems.append("give either --storage-config or --store-dir, not both\n");
+        }
+        if (jobSizes != null || workDir != null) {
+            problems.append("--job-sizes and --work-dir apply to --engine seatunnel only\n");
         }
         if (problems.length() > 0) {
             throw new CommandLine.ParameterException(spec.commandLine(), problems.toString().strip());

@@ -41,11 +41,15 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
     }
 
     /**
-     * The classpath of a member: {@code extra} in front (the drop-in plugin jar, when the test wants it), then the
-     * engine: the compile-scope closure of this module written by the build to {@code member.classpath} (SeaTunnel
-     * 2.3.8 engine, client, connectors, the uber Hadoop jar; no test-only library such as S3Proxy or JUnit), then this
-     * module's test classes, which the in-member probes need. Without that file (a run outside Maven) the test JVM's
-     * own classpath without the plugin.
+     * The classpath of a member: {@code extra} in front (the drop-in plugin jar, when the spec asks for it), then the
+     * engine. In seatunnel-it's tests: the compile-scope closure of that module written by the build to the file named
+     * by {@code seatunnel.it.member.classpath} (SeaTunnel 2.3.8 engine, client, connectors, the uber Hadoop jar, this
+     * harness with its probes; no test-only library such as S3Proxy or JUnit), then the test classes named by
+     * {@code seatunnel.it.test.classes}, if any. Without that file (the scenario JVM of the demo and the benchmarks,
+     * which runs on {@code target/engine.classpath}, or a run outside Maven) this JVM's own classpath without the
+     * plugin.
+     *
+     * @throws UncheckedIOException if the named classpath file cannot be read
      */
     static String memberClasspath(List<String> extra) {
         List<String> parts = new ArrayList<>(extra);
@@ -56,14 +60,18 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot read the member classpath " + file, e);
             }
-            parts.add(System.getProperty("seatunnel.it.test.classes"));
+            String testClasses = System.getProperty("seatunnel.it.test.classes");
+            if (testClasses != null) {
+                parts.add(testClasses);
+            }
             return String.join(File.pathSeparator, parts);
         }
         for (String entry : testClasspath()) {
             // the drop-in plugin is on the test classpath (for the build order and the probes' compilation) but
             // goes to a member only when its spec asks for it
-            if (!entry.contains(PLUGIN_ARTIFACT)) {
-                parts.add(entry);
+            // absolute: a member runs in a directory of its own
+            if (!entry.contains(PLUGIN_ARTIFACT) && !entry.isEmpty()) {
+                parts.add(Path.of(entry).toAbsolutePath().toString());
             }
         }
         return String.join(File.pathSeparator, parts);

@@ -1,0 +1,304 @@
+package io.jobinfo.store.seatunnel.harness;
+
+import io.jobinfo.store.seatunnel.harness.ScenarioSettings.Variant;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The main job on a real SeaTunnel 2.3.8 cluster of member processes, for one {@link Variant}: start the members,
+ * submit real streaming FakeSource -> Console jobs with SeaTunnel's own client, measure what each job adds to
+ * {@code engine_runningJobInfo} (owned + backup {@code LocalMapStats} of every member, before/after each submit, once
+ * the job is RUNNING and, with the drop-in, once its value is the small reference), {@code kill -9} the master and
+ * time until every job is RUNNING again on the new master. The members are always stopped at the end.
+ *
+ * <p>Failures: a cluster that does not form or a submit that fails ends the run with an exception (the member logs
+ * under the work directory say why); a job that is not RUNNING again within the restore timeout does not: the result
+ * lists it under {@code masterKill.notRunning} with its last status.
+ */
+public final class EngineScenario {
+
+    /** Ports are picked free; the first SeaTunnel submit of a JVM loads many classes, so one uncounted job first. */
+    static final JobSize WARM_UP = JobSize.SMALL;
+
+    private final ScenarioSettings settings;
+    private final PrintStream progress;
+
+    public EngineScenario(ScenarioSettings settings, PrintStream progress) {
+        this.settings = settings;
+        this.progress = progress;
+    }
+
+    /** Runs every variant of the settings, in order, one cluster at a time; returns variant id -> figures. */
+    public Map<String, Object> runAll() throws IOException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Variant v : settings.variants()) {
+            out.put(v.id(), run(v));
+        }
+        return out;
+    }
+
+    /**
+     * Runs one variant on a fresh cluster and returns its figures.
+     *
+     * @throws IllegalStateException if the cluster does not form, the drop-in does not become active, or a submit
+     *                               fails; the message names the member log to read
+     */
+    public Map<String, Object> run(Variant variant) throws IOException {
+        Path dir = settings.workDir().resolve(variant.id());
+        Path store = dir.resolve("store").toAbsolutePath();
+        ClusterSpec spec = spec(variant, store);
+        String tag = "[" + variant.id() + "] ";
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("variant", variant.id());
+        r.put("engine", "SeaTunnel 2.3.8" + (variant == Variant.DROPIN ? " + jobinfo-store-seatunnel-plugin (local"
+                + " store)" : " (stock)"));
+        r.put("members", settings.members());
+        r.put("backupCount", 1);
+        r.put("maxNoHeartbeatSeconds", spec.maxNoHeartbeatSeconds());
+        progress.printf("%sstarting %d SeaTunnel 2.3.8 member processes on 127.0.0.1 ports %s%n", tag,
+                settings.members(), Arrays.toString(spec.ports()));
+        long t0 = System.nanoTime();
+        try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, dir)) {
+            cluster.start();
+            try (ClusterClient client = new ClusterClient(spec)) {
+                awaitFormed(cluster, client, tag);
+                if (variant == Variant.DROPIN) {
+                    ClusterClient.await(() -> client.dropInMetrics().values().stream().allMatch(m ->
+                                    m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
+                            () -> "the drop-in is not active on every member: " + client.dropInMetrics());
+                }
+                r.put("startMillis", millisSince(t0));
+                progress.printf("%s%d members up after %.1f s%n", tag, settings.members(), (System.nanoTime() - t0) / 1e9);
+
+                Map<JobSize, Path> files = new EnumMap<>(JobSize.class);
+                for (JobSize s : JobSize.values()) {
+                    files.put(s, FakeJobs.write(dir.resolve("jobs"), "fake-" + s.id(), s.tables(), s.columns(), true));
+                }
+                List<Long> all = new ArrayList<>();
+                long warmUp = client.submit(files.get(WARM_UP), variant.id() + "-warm-up");
+                client.awaitStatus(warmUp, "RUNNING", Duration.ofSeconds(90));
+                all.add(warmUp);
+
+                List<Map<String, Object>> jobs = new ArrayList<>();
+                double[] submitMillis = new double[settings.jobs()];
+                for (int i = 0; i < settings.jobs(); i++) {
+                    JobSize size = settings.sizeOf(i);
+                    jobs.add(submitOne(client, variant, size, files.get(size), i, submitMillis, store));
+                    all.add((Long) jobs.get(i).get("jobId"));
+                    progress.printf("%ssubmitted %d/%d (%s, %s ms, %s B in the map)%n", tag, i + 1, settings.jobs(),
+                            size.label(), jobs.get(i).get("submitMillis"), jobs.get(i).get("ownedPlusBackupBytes"));
+                }
+                r.put("jobs", jobs);
+                r.put("warmUpJobs", 1);
+                r.put("submitP50Millis", round(percentile(submitMillis, 0.50)));
+                r.put("submitP99Millis", round(percentile(submitMillis, 0.99)));
+                r.put("bySize", bySize(jobs));
+                r.put("masterKill", killMaster(cluster, client, variant, all, tag));
+                if (variant == Variant.DROPIN) {
+                    r.put("dropInCounters", client.dropInMetrics());
+                }
+            }
+            // the figures are taken: kill -9 is faster than a graceful stop, and nothing needs one
+            for (int i : cluster.aliveMembers()) {
+                cluster.kill(i);
+            }
+        }
+        r.put("logs", dir.toString());
+        return r;
+    }
+
+    private ClusterSpec spec(Variant variant, Path store) {
+        ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members());
+        if (variant == Variant.STOCK) {
+            return spec;
+        }
+        return spec.withEngineYaml("""
+                        jobinfo-storage:
+                          type: local
+                          namespace: %s
+                          cache:
+                            max-bytes: 32MiB
+                        """.formatted(store))
+                .withExtraClasspath(List.of(settings.pluginJar().toAbsolutePath().toString()));
+    }
+
+    private void awaitFormed(SeaTunnelProcessCluster cluster, ClusterClient client, String tag) {
+        int n = settings.members();
+        Duration timeout = Duration.ofSeconds(120);
+        long deadline = System.nanoTime() + timeout.toNanos();
+        ClusterClient.await(() -> client.members().size() == n || cluster.aliveMembers().size() < n
+                || System.nanoTime() > deadline, timeout.plusSeconds(5), () -> "");
+        if (client.members().size() != n) {
+            int dead = -1;
+            for (int i = 0; i < n; i++) {
+                if (!cluster.isAlive(i)) {
+                    dead = i;
+                }
+            }
+            int shown = Math.max(dead, 0);
+            throw new IllegalStateException(tag + (dead >= 0 ? "member " + dead + " exited during start-up"
+                    : "the cluster has " + client.members().size() + " members, not " + n + ", after " + timeout)
+                    + "; its log, " + cluster.log(shown) + ", ends with:\n" + cluster.logTail(shown, 3000));
+        }
+    }
+
+    private Map<String, Object> submitOne(ClusterClient client, Variant variant, JobSize size, Path file, int i,
+                                          double[] submitMillis, Path store) throws IOException {
+        MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+        long t0 = System.nanoTime();
+        long jobId = client.submit(file, variant.id() + "-" + size.id() + "-" + i);
+        submitMillis[i] = (System.nanoTime() - t0) / 1e6;
+        client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+        if (variant == Variant.DROPIN) {
+            ClusterClient.await(() -> {
+                long bytes = client.storedJobBytes(jobId);
+                return bytes > 0 && bytes < 200;
+            }, Duration.ofSeconds(60), () -> "job " + jobId + " is still inline in the map after 60 s: "
+                    + client.storedJobBytes(jobId) + " bytes; drop-in counters " + client.dropInMetrics());
+        }
+        MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("jobId", jobId);
+        row.put("size", size.id());
+        row.put("tables", size.tables());
+        row.put("columns", size.columns());
+        row.put("mapValueBytes", client.storedJobBytes(jobId));
+        row.put("ownedBytes", job.ownedBytes());
+        row.put("backupBytes", job.backupBytes());
+        row.put("ownedPlusBackupBytes", job.totalBytes());
+        if (variant == Variant.DROPIN) {
+            Path blob = store.resolve(String.format("%016x.jobinfo", jobId));
+            row.put("blobBytes", Files.exists(blob) ? Files.size(blob) : -1L);
+        }
+        row.put("submitMillis", round(submitMillis[i]));
+        return row;
+    }
+
+    private Map<String, Object> killMaster(SeaTunnelProcessCluster cluster, ClusterClient client, Variant variant,
+                                           List<Long> jobs, String tag) {
+        int oldMasterPort = client.masterPort();
+        int oldMaster = cluster.indexOfPort(oldMasterPort);
+        if (oldMaster < 0) {
+            throw new IllegalStateException(tag + "the master's port " + oldMasterPort + " is none of this cluster's");
+        }
+        Map<String, Object> k = new LinkedHashMap<>();
+        k.put("killedMember", oldMaster);
+        k.put("killedPid", cluster.pid(oldMaster));
+        k.put("jobs", jobs.size());
+        progress.printf("%skill -9 of the master (member %d, pid %d) with %d jobs running%n", tag, oldMaster,
+                cluster.pid(oldMaster), jobs.size());
+        long t0 = System.nanoTime();
+        cluster.kill(oldMaster);
+        client.awaitClusterSize(settings.members() - 1, Duration.ofSeconds(90));
+        k.put("killToNewMasterMillis", millisSince(t0));
+        int newMasterPort = client.masterPort();
+        k.put("newMember", cluster.indexOfPort(newMasterPort));
+        Map<Long, String> last = new LinkedHashMap<>();
+        long deadline = t0 + settings.restoreTimeout().toNanos();
+        while (true) {
+            last.clear();
+            for (long id : jobs) {
+                String status;
+                try {
+                    status = client.status(id);
+                } catch (RuntimeException e) {
+                    status = e.getClass().getSimpleName();
+                }
+                if (!"RUNNING".equals(status)) {
+                    last.put(id, status);
+                }
+            }
+            if (last.isEmpty() || System.nanoTime() > deadline) {
+                break;
+            }
+            sleep(100);
+        }
+        long millis = millisSince(t0);
+        k.put("running", jobs.size() - last.size());
+        Map<String, Object> notRunning = new LinkedHashMap<>();
+        last.forEach((id, s) -> notRunning.put(Long.toString(id), s));
+        k.put("notRunning", notRunning);
+        if (last.isEmpty()) {
+            k.put("killToAllRunningMillis", millis);
+            progress.printf("%severy job RUNNING again %.1f s after the kill%n", tag, millis / 1000.0);
+        } else {
+            k.put("killToAllRunningMillis", null);
+            progress.printf("%s%d of %d jobs NOT running %.0f s after the kill: %s%n", tag, last.size(), jobs.size(),
+                    millis / 1000.0, last);
+        }
+        if (variant == Variant.DROPIN) {
+            Map<String, Long> counters = client.dropInMetrics().get(newMasterPort);
+            k.put("newMasterStoreReads", counters == null ? -1L : counters.getOrDefault("reads", 0L));
+            k.put("newMasterReadFailures", counters == null ? -1L : counters.getOrDefault("readFailures", 0L));
+        }
+        return k;
+    }
+
+    /** Per size: jobs, median owned + backup bytes, median map value and blob bytes. */
+    static Map<String, Object> bySize(List<Map<String, Object>> jobs) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (JobSize s : JobSize.values()) {
+            List<Map<String, Object>> of = jobs.stream().filter(j -> s.id().equals(j.get("size"))).toList();
+            if (of.isEmpty()) {
+                continue;
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("label", s.label());
+            m.put("tables", s.tables());
+            m.put("columns", s.columns());
+            m.put("jobs", of.size());
+            m.put("medianOwnedPlusBackupBytes", median(of, "ownedPlusBackupBytes"));
+            m.put("medianMapValueBytes", median(of, "mapValueBytes"));
+            if (of.get(0).containsKey("blobBytes")) {
+                m.put("medianBlobBytes", median(of, "blobBytes"));
+            }
+            out.put(s.id(), m);
+        }
+        return out;
+    }
+
+    private static long median(List<Map<String, Object>> rows, String key) {
+        long[] v = rows.stream().mapToLong(r -> ((Number) r.get(key)).longValue()).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+
+    /** Nearest-rank percentile. */
+    static double percentile(double[] values, double p) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int index = (int) Math.ceil(p * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 10) / 10.0;
+    }
+
+    private static long millisSince(long t0) {
+        return (System.nanoTime() - t0) / 1_000_000;
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}
