@@ -329,10 +329,15 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void sweep() {
         try {
             installGuard();
+            long inline = 0;
             for (Long jobId : map.localKeySet()) {
                 JobInfo v = map.get(jobId);
+                if (v != null && v.getJobImmutableInformation() != null && !isReference(v.getJobImmutableInformation())) {
+                    inline++;
+                }
                 onValue(jobId, v);
             }
+            metrics.inlineOwned.set(inline);
             long now = System.currentTimeMillis();
             long gcEvery = Math.max(settings.sweepIntervalMillis(), Math.min(60_000, settings.gcGraceMillis()));
             if (isMaster() && now - lastGc >= gcEvery) {
