@@ -37,9 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The drop-in on the stock SeaTunnel 2.3.8 engine, 3 member processes, local store: the plugin jar in every member's
- * classpath and a {@code jobinfo-storage} section in seatunnel.yaml, nothing else (no hazelcast.yaml line, no
- * SeaTunnel code changed). A fourth port is spare: members started there with a wrong configuration must refuse to
- * start. Figures go to {@code target/seatunnel-it/dropin-local.json}.
+ * classpath and a {@code jobinfo-storage} section in seatunnel.yaml, nothing else (no hazelcast.yaml line for the
+ * drop-in, no SeaTunnel code changed). The cluster also runs SeaTunnel's own IMap persistence
+ * ({@link ImapPersistence}: the {@code map: engine*: map-store:} block of SeaTunnel's deployment docs), as an operator
+ * who wants jobs to survive a full-cluster restart would, so that the last test can stop and kill the whole cluster.
+ * A fourth port is spare: members started there with a wrong configuration must refuse to start. Figures go to
+ * {@code target/seatunnel-it/dropin-local.json} and {@code partition-hold-local.json/.md}.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DropInLocalStoreTest {
@@ -332,15 +335,18 @@ class DropInLocalStoreTest {
     void noStoreCallRunsOnAPartitionThreadAndTheHoldOfASubmitIsMeasured() {
         ClusterClient client = ST.client();
         assertThat(JOB_DATA).hasSize(TABLES.length);
+        int rounds = HOLD_ROUNDS;
         PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(client, "local",
                 "local store (" + STORE + "), SeaTunnel IMap persistence on (imap-storage-file, file:///)", JOB_DATA,
-                Integer.getInteger("jobinfo.it.hold.rounds", LONG ? 100 : 12), id -> Files.exists(blobOf(id)));
-        PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, 12);
+                rounds, id -> Files.exists(blobOf(id)));
+        PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreads", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client));
     }
 
     static final boolean LONG = Boolean.getBoolean("jobinfo.it.long");
+    /** Rounds per job size of the partition-hold measurement: 8 in CI, 100 in long mode, or -Djobinfo.it.hold.rounds. */
+    static final int HOLD_ROUNDS = Integer.getInteger("jobinfo.it.hold.rounds", LONG ? 100 : 8);
 
     @Test
     @Order(9)
@@ -379,7 +385,7 @@ class DropInLocalStoreTest {
      * A full-cluster restart with SeaTunnel's IMap persistence ({@link ImapPersistence}) restores every job: a
      * 100-table and a 1-table streaming job, plus a third whose blob is deleted while the cluster is down. First every
      * member is stopped with SIGTERM (an operator's stop; run only with {@code -Djobinfo.it.long=true}, it adds about
-     * 40 s), then every member is killed with SIGKILL at once (a power cut), each time started again with the same
+     * a minute), then every member is killed with SIGKILL at once (a power cut), each time started again with the same
      * configuration. The persisted record of a job is the reference (a few hundred bytes), read back with SeaTunnel's
      * own WAL reader; after each restart every job is RUNNING again, restored by the new master through the store, and
      * shown in full by REST. The job whose blob is gone is the only one that fails (UNKNOWABLE), and the new master's
