@@ -22,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A fault injector: a TCP proxy on 127.0.0.1 in front of a real S3 server that forwards requests unchanged except
- * where a test asks for a fault no real server produces on demand: answer the next requests with a given status and
+ * where a test asks for a fault no real server produces on demand: added latency per request ({@link #latency}),
+ * answer the next requests with a given status and
  * S3 error code (throttling, 5xx), accept connections and never answer (a blackhole), drop a request header (a
  * server that ignores it; only usable with an unauthenticated server, since the header is signed), forward a
  * PutObject to the server and then close the client's connection without its answer (a request carried out whose
@@ -59,6 +60,7 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile int dropTo;
     private volatile List<Fault> afterDrops = List.of();
     private volatile boolean blackhole;
+    private volatile int latencyMillis;
     private volatile boolean closed;
 
     public S3FaultProxy(URI target) throws IOException {
@@ -93,6 +95,17 @@ public final class S3FaultProxy implements AutoCloseable {
 
     public int forwardedRequests() {
         return forwarded.get();
+    }
+
+    /**
+     * Every request from now on waits {@code millis} before the proxy looks at it (a slow store, not a down one); 0
+     * turns it off. A request already waiting keeps its delay.
+     */
+    public void latency(int millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("latency must be at least 0 ms");
+        }
+        latencyMillis = millis;
     }
 
     /** While on, connections are accepted and held, never answered. */
@@ -173,6 +186,15 @@ public final class S3FaultProxy implements AutoCloseable {
             List<String> head = readHead(in);
             if (head.isEmpty()) {
                 return;
+            }
+            int delay = latencyMillis;
+            if (delay > 0) {
+                try {
+                    Thread.sleep(delay);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
             }
             if (dropFrom > 0 && isPutObject(head)) {
                 int number = putObjectsSeen.incrementAndGet();

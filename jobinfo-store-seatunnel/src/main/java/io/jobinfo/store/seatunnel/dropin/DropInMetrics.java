@@ -1,7 +1,12 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
@@ -23,7 +28,28 @@ public final class DropInMetrics {
     final AtomicLong gcDeleted = new AtomicLong();
     final AtomicLong gcRuns = new AtomicLong();
     final AtomicLong blockedByMemberWithoutPlugin = new AtomicLong();
+    final AtomicLong storeCalls = new AtomicLong();
+    final AtomicLong storeCallsOnPartitionThreads = new AtomicLong();
+    final AtomicLong inlineOwned = new AtomicLong();
+    private final Set<String> storeThreadKinds = ConcurrentHashMap.newKeySet();
     private volatile LongSupplier pendingMoves = () -> 0;
+
+    /** Remembers the kind of a thread that called the store (at most 64 kinds are kept). */
+    void recordStoreThread(String kind) {
+        if (storeThreadKinds.size() < 64 || storeThreadKinds.contains(kind)) {
+            storeThreadKinds.add(kind);
+        }
+    }
+
+    /**
+     * The kinds of thread (names with their numbers replaced by {@code #}) that have called the store on this member,
+     * sorted; none of them should be {@code hz.*.partition-operation.thread-#}.
+     */
+    public List<String> storeThreadKinds() {
+        List<String> kinds = new ArrayList<>(storeThreadKinds);
+        Collections.sort(kinds);
+        return kinds;
+    }
 
     void pendingMoves(LongSupplier supplier) {
         this.pendingMoves = supplier;
@@ -34,7 +60,10 @@ public final class DropInMetrics {
      * failed and will be retried; the value stays inline meanwhile), {@code pendingMoves} (inline values waiting),
      * {@code notOffloadable}, {@code blobsDeleted}, {@code deleteFailures}, {@code reads}, {@code cacheHits},
      * {@code readRetries}, {@code readFailures}, {@code gcRuns}, {@code gcDeleted},
-     * {@code blockedByMemberWithoutPlugin} (moves held back because a member without the plugin is in the cluster).
+     * {@code blockedByMemberWithoutPlugin} (moves held back because a member without the plugin is in the cluster),
+     * {@code inlineOwned} (inline values this member owned at its last sweep: jobs kept inline, for whatever reason),
+     * {@code storeCalls} and {@code storeCallsOnPartitionThreads} (store calls made on a Hazelcast partition thread;
+     * the design keeps it at 0, see {@link ThreadWatchedStore}).
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -51,6 +80,9 @@ public final class DropInMetrics {
         m.put("gcRuns", gcRuns.get());
         m.put("gcDeleted", gcDeleted.get());
         m.put("blockedByMemberWithoutPlugin", blockedByMemberWithoutPlugin.get());
+        m.put("inlineOwned", inlineOwned.get());
+        m.put("storeCalls", storeCalls.get());
+        m.put("storeCallsOnPartitionThreads", storeCallsOnPartitionThreads.get());
         return m;
     }
 }

@@ -31,6 +31,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * </ul>
  * Once the member has started, the {@link JobInfoMover} moves the jobs this member owns to the store; the
  * {@link JobInfoReferenceSerializer} reads them back through the {@link JobInfoResolver}.
+ *
+ * <p>Every store call goes through a {@link ThreadWatchedStore} (which counts the calls made on Hazelcast partition
+ * threads: none by design), and the counters are exported as the JMX MBean
+ * {@code io.jobinfo.store:type=SeaTunnelDropIn,instance=<member>} ({@link DropInMBean}) once the member starts.
  */
 public final class DropInService implements ManagedService {
 
@@ -48,13 +52,14 @@ public final class DropInService implements ManagedService {
     private final JobInfoResolver resolver;
     private final ILogger logger;
     private volatile JobInfoMover mover;
+    private volatile String instanceName;
 
-    private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore store, MeterRegistry meters) {
+    private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore opened, MeterRegistry meters) {
         this.nodeEngine = nodeEngine;
         this.settings = settings;
-        this.store = store;
-        this.meters = meters;
         this.logger = nodeEngine.getLogger(DropInService.class);
+        this.store = new ThreadWatchedStore(opened, metrics, logger);
+        this.meters = meters;
         this.resolver = new JobInfoResolver(store, settings.storage().cache(), settings.readTimeoutMillis(), metrics);
     }
 
@@ -101,6 +106,11 @@ public final class DropInService implements ManagedService {
     public void init(NodeEngine engine, Properties properties) {
         final HazelcastInstance instance = engine.getHazelcastInstance();
         BY_INSTANCE_NAME.put(instance.getName(), this);
+        instanceName = instance.getName();
+        String notRegistered = DropInMBean.register(instanceName, metrics);
+        if (notRegistered != null) {
+            logger.warning(notRegistered + "; the counters stay readable through DropInService.metrics()");
+        }
         instance.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.STARTED && mover == null) {
                 JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
@@ -121,6 +131,9 @@ public final class DropInService implements ManagedService {
         JobInfoMover m = mover;
         if (m != null) {
             m.stop();
+        }
+        if (instanceName != null) {
+            DropInMBean.unregister(instanceName);
         }
         BY_SERIALIZATION.remove(nodeEngine.getSerializationService(), this);
         BY_INSTANCE_NAME.values().remove(this);

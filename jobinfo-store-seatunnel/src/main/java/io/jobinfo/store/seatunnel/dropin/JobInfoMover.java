@@ -208,7 +208,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     private void onValue(Long jobId, JobInfo value) {
         if (value != null && !isReference(value.getJobImmutableInformation()) && pending.add(jobId)) {
-            stripe(jobId).execute(() -> move(jobId, 0));
+            stripe(jobId).execute(() -> move(jobId, 0, value));
         }
     }
 
@@ -220,11 +220,18 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         return stripes[Math.floorMod(Long.hashCode(jobId), stripes.length)];
     }
 
-    /** Writes the blob of an inline job, then swaps the inline value for a reference; retried on failure. */
-    private void move(long jobId, int attempt) {
+    /**
+     * Writes the blob of an inline job, then swaps the inline value for a reference; retried on failure.
+     *
+     * @param known the value as the entry event (or the sweep) delivered it, or null to read it from the map. Using
+     *              it spares the partition thread a {@code get} of the whole job (the map's interceptor makes
+     *              Hazelcast deserialize and serialize the value again for every get); if the value has changed since,
+     *              the compare-and-set below fails and the move looks again.
+     */
+    private void move(long jobId, int attempt, JobInfo known) {
         JobInfo current;
         try {
-            current = map.get(jobId);
+            current = known != null ? known : map.get(jobId);
         } catch (RuntimeException e) {
             retryMove(jobId, attempt, e);
             return;
@@ -276,7 +283,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 store.delete(jobId);
             } else {
                 // the value changed meanwhile: look again
-                stripe(jobId).execute(() -> move(jobId, 0));
+                stripe(jobId).execute(() -> move(jobId, 0, null));
             }
         } catch (JobInfoStoreException | RuntimeException e) {
             retryMove(jobId, attempt, e);
@@ -291,7 +298,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                     + store.location(jobId) + " (" + cause + "); retrying in " + delay + " ms");
         }
         try {
-            stripe(jobId).schedule(() -> move(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+            stripe(jobId).schedule(() -> move(jobId, attempt + 1, null), delay, TimeUnit.MILLISECONDS);
         } catch (RuntimeException rejected) {
             pending.remove(jobId);
         }
@@ -329,10 +336,15 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void sweep() {
         try {
             installGuard();
+            long inline = 0;
             for (Long jobId : map.localKeySet()) {
                 JobInfo v = map.get(jobId);
+                if (v != null && v.getJobImmutableInformation() != null && !isReference(v.getJobImmutableInformation())) {
+                    inline++;
+                }
                 onValue(jobId, v);
             }
+            metrics.inlineOwned.set(inline);
             long now = System.currentTimeMillis();
             long gcEvery = Math.max(settings.sweepIntervalMillis(), Math.min(60_000, settings.gcGraceMillis()));
             if (isMaster() && now - lastGc >= gcEvery) {

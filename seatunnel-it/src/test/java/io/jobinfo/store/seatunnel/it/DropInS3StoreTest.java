@@ -1,6 +1,12 @@
 package io.jobinfo.store.seatunnel.it;
 
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.s3.testing.S3FaultProxy;
 import io.jobinfo.store.s3.testing.S3Fixture;
+import io.jobinfo.store.seatunnel.it.cluster.DropInJmxProbe;
+import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
@@ -38,9 +44,17 @@ class DropInS3StoreTest {
     static S3Fixture s3;
     static String bucket;
 
+    /** Between the members and the S3 server: forwards unchanged until a test adds latency (a slow store). */
+    static S3FaultProxy proxy;
+
     static ClusterSpec spec() {
         s3 = S3Fixture.shared();
         bucket = s3.createBucket("st-dropin");
+        try {
+            proxy = new S3FaultProxy(s3.endpoint());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot start the S3 fault proxy", e);
+        }
         String yaml = """
                 jobinfo-storage:
                   type: s3
@@ -52,7 +66,7 @@ class DropInS3StoreTest {
                     s3.path-style-access: %s
                     s3.access-key: %s
                     s3.secret-key: %s
-                """.formatted(PREFIX, bucket, s3.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
+                """.formatted(PREFIX, bucket, proxy.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
                 s3.secretKey());
         return ClusterSpec.stock("st-dropin-s3", 3).withEngineYaml(yaml)
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
@@ -63,6 +77,10 @@ class DropInS3StoreTest {
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(DropInS3StoreTest::spec);
 
     static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
+    static final Map<String, Data> JOB_DATA = new LinkedHashMap<>();
+    /** How long a submit may take while every S3 request waits {@link #SLOW_MILLIS}: the stated bound. */
+    static final Duration SUBMIT_BOUND = Duration.ofSeconds(30);
+    static final int SLOW_MILLIS = 8_000;
     static final Map<String, Object> REPORT = new LinkedHashMap<>();
 
     @Test
@@ -82,6 +100,7 @@ class DropInS3StoreTest {
             MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
             assertThat(job.totalBytes()).as("owned + backup bytes of the %d-table job", tables).isLessThanOrEqualTo(500);
             REPORT.put("ownedPlusBackupBytes-" + tables + "-tables", job.totalBytes());
+            JOB_DATA.put(tables + " tables x " + COLUMNS + " columns", jobData(jobId));
         }
         Map<Long, Long> objects = objects();
         assertThat(objects.keySet()).containsExactlyInAnyOrderElementsOf(JOBS.values());
@@ -107,8 +126,64 @@ class DropInS3StoreTest {
         RestAssertions.assertRestShowsEveryJob(newMasterPort, JOBS, "dropin-s3-");
     }
 
+    /**
+     * A store that is slow, not down, at submit: every S3 request waits {@value #SLOW_MILLIS} ms. The submit does not
+     * wait for the store (the mover writes the blob after SeaTunnel's put, on its own thread), so it returns within
+     * {@link #SUBMIT_BOUND} (in practice as fast as on the stock engine) and the job runs; meanwhile its value stays
+     * inline and the move is pending, which an operator sees in the drop-in's MBean ({@code pendingMoves},
+     * {@code inlineOwned}, {@code moveFailures} when the S3 client's own timeouts give up); once the store answers
+     * in time again the job is moved.
+     */
     @Test
     @Order(3)
+    void aSlowStoreNeverHoldsUpASubmitAndThePendingMoveIsVisibleOverJmx() {
+        ClusterClient client = ST.client();
+        Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-slow", 1, COLUMNS, true);
+        long jobId;
+        long submitMillis;
+        proxy.latency(SLOW_MILLIS);
+        try {
+            long t0 = System.nanoTime();
+            jobId = client.submit(file, "dropin-s3-slow-1-tables");
+            submitMillis = (System.nanoTime() - t0) / 1_000_000;
+            assertThat(Duration.ofMillis(submitMillis)).as("submit while every S3 request waits %d ms", SLOW_MILLIS)
+                    .isLessThan(SUBMIT_BOUND);
+            long inlineBytes = client.storedJobBytes(jobId);
+            assertThat(inlineBytes).as("the job is inline while its blob is being written").isGreaterThan(5_000);
+            long pending = 0;
+            for (Map<String, Long> m : client.onEveryMember(new DropInJmxProbe()).values()) {
+                pending += m.get("pendingMoves");
+            }
+            assertThat(pending).as("pendingMoves over JMX while the store is slow").isGreaterThanOrEqualTo(1);
+            client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+            REPORT.put("slowStore", Map.of("latencyPerRequestMillis", SLOW_MILLIS, "submitMillis", submitMillis,
+                    "pendingMovesOverJmx", pending, "submitBoundMillis", SUBMIT_BOUND.toMillis()));
+        } finally {
+            proxy.latency(0);
+        }
+        DropInLocalStoreTest.awaitReference(client, jobId);
+        JOBS.put(-1, jobId);
+    }
+
+    /**
+     * No store call on a partition thread, and the partition-thread hold of a submit's operations, on S3 (figures
+     * in {@code target/seatunnel-it/partition-hold-s3.*}).
+     */
+    @Test
+    @Order(4)
+    void noStoreCallRunsOnAPartitionThreadAndTheHoldOfASubmitIsMeasured() {
+        ClusterClient client = ST.client();
+        int rounds = DropInLocalStoreTest.HOLD_ROUNDS;
+        PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(client, "s3",
+                "native S3 backend, S3Proxy in the test JVM (" + s3.kind() + "), no IMap persistence", JOB_DATA,
+                rounds, id -> objects().containsKey(id));
+        PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
+        REPORT.put("partitionHold", result.rows());
+        REPORT.put("storeThreads", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client));
+    }
+
+    @Test
+    @Order(5)
     void cancelRemovesTheEntryThenTheObject() {
         ClusterClient client = ST.client();
         for (long id : JOBS.values()) {
@@ -121,6 +196,25 @@ class DropInS3StoreTest {
         }
         ClusterClient.await(() -> objects().isEmpty(), Duration.ofSeconds(30),
                 () -> "objects left in s3://" + bucket + "/" + PREFIX + ": " + objects());
+    }
+
+    /** The job's JobImmutableInformation bytes, from its object (the envelope checked). */
+    static Data jobData(long jobId) {
+        try (S3Client client = s3.newClient()) {
+            String key = objectKeys().get(jobId);
+            byte[] bytes = client.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
+            return new HeapData(BlobEnvelope.verify(bytes, jobId, key).payload());
+        } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
+            throw new AssertionError("the object of job " + jobId + " is not a valid blob", e);
+        }
+    }
+
+    static Map<Long, String> objectKeys() {
+        try (S3Client client = s3.newClient()) {
+            return client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
+                    .filter(o -> o.key().endsWith(".jobinfo"))
+                    .collect(Collectors.toMap(DropInS3StoreTest::jobIdOf, S3Object::key));
+        }
     }
 
     /** Job id -> size of every blob object under the prefix. */
@@ -139,6 +233,9 @@ class DropInS3StoreTest {
 
     @AfterAll
     static void writeReport() throws java.io.IOException {
+        if (proxy != null) {
+            proxy.close();
+        }
         REPORT.put("s3", s3 == null ? "not started" : s3.kind().toString());
         Path out = SeaTunnelClusterExtension.TARGET.resolve("dropin-s3.json");
         java.nio.file.Files.createDirectories(out.getParent());

@@ -40,6 +40,21 @@ final class RestAssertions {
         }
     }
 
+    /** The member at {@code port} shows job {@code id} in full in {@code running-job/<id>} and {@code job-info/<id>}. */
+    static void assertRestShowsJob(int port, long id, String name) {
+        RestClient.Response one = REST.get(port, RestClient.RUNNING_JOB + id);
+        assertThat(one.status()).as("running-job/%d: %s", id, one.body()).isEqualTo(200);
+        assertFullJob(one.json(), id, name);
+        RestClient.Response info = REST.get(port, RestClient.JOB_INFO + id);
+        assertThat(info.status()).as("job-info/%d: %s", id, info.body()).isEqualTo(200);
+        assertFullJob(info.json(), id, name);
+    }
+
+    /** The HTTP status of {@code running-jobs} on the member at {@code port}. */
+    static int runningJobsStatus(int port) {
+        return REST.get(port, RestClient.RUNNING_JOBS).status();
+    }
+
     /**
      * The job as REST shows it. Name, env options and DAG come from the job's {@code LogicalDag}, which the member
      * decodes from the {@code JobImmutableInformation} of {@code engine_runningJobInfo}: they are there only if the

@@ -147,6 +147,24 @@ public final class ClusterClient implements AutoCloseable {
         return out;
     }
 
+    /** Runs {@code task} on every member; its answers by member port. */
+    public <T> Map<Integer, T> onEveryMember(java.util.concurrent.Callable<T> task) {
+        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
+        Map<Member, Future<T>> futures = executor.submitToAllMembers(task);
+        Map<Integer, T> out = new java.util.TreeMap<>();
+        for (Map.Entry<Member, Future<T>> e : futures.entrySet()) {
+            try {
+                out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
+            } catch (ExecutionException | TimeoutException ex) {
+                throw new IllegalStateException("probe " + task + " failed on " + e.getKey(), ex);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", ex);
+            }
+        }
+        return out;
+    }
+
     /** One drop-in counter summed over every member. */
     public long dropInTotal(String counter) {
         long sum = 0;

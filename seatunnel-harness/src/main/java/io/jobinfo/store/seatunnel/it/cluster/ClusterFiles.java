@@ -119,5 +119,8 @@ final class ClusterFiles {
             appender.console.layout.pattern = %d{HH:mm:ss.SSS} %-5p [%t] %c{1.} - %m%n
             rootLogger.level = warn
             rootLogger.appenderRef.console.ref = console
+            # the coordinator's few lines per job (submit, restore after a master switch) are what the tests read
+            logger.coordinator.name = org.apache.seatunnel.engine.server.CoordinatorService
+            logger.coordinator.level = info
             """;
 }

@@ -242,6 +242,60 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         return p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) ? p.exitValue() : null;
     }
 
+    /**
+     * {@code kill -9} of every member at once (SIGKILL to all, then the wait): a power cut of the whole cluster. The
+     * cluster can be started again with {@link #start()}.
+     */
+    public void killEveryMember() {
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                p.destroyForcibly();
+            }
+        }
+        awaitEveryExit(30);
+    }
+
+    /**
+     * Stops every member as an operator's stop script does: SIGTERM to all at once (SeaTunnel's and Hazelcast's
+     * shutdown hooks run), then waits; members still alive after 60 s are killed and this throws.
+     *
+     * @throws IllegalStateException if a member had to be killed
+     */
+    public void stopEveryMember() {
+        for (Process p : processes) {
+            if (p != null && p.isAlive()) {
+                p.destroy();
+            }
+        }
+        List<Integer> killed = awaitEveryExit(60);
+        if (!killed.isEmpty()) {
+            throw new IllegalStateException("members " + killed + " did not stop within 60 s of SIGTERM and were killed");
+        }
+    }
+
+    /** Waits for every member process to end; those alive after {@code seconds} are killed; returns their indexes. */
+    private List<Integer> awaitEveryExit(int seconds) {
+        List<Integer> killed = new ArrayList<>();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        for (int i = 0; i < processes.length; i++) {
+            Process p = processes[i];
+            if (p == null) {
+                continue;
+            }
+            try {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
+                    killed.add(i);
+                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                p.destroyForcibly();
+            }
+        }
+        return killed;
+    }
+
     /** Starts member {@code index} again with the cluster's own configuration. */
     public void restart(int index) {
         startMember(index, spec);

@@ -77,6 +77,27 @@ public final class SeaTunnelClusterExtension implements BeforeAllCallback, After
         }
     }
 
+    /**
+     * After the whole cluster was stopped or killed: starts every member again with the cluster's own configuration,
+     * replaces the client (the old one gave up on the cluster) and waits until all have joined.
+     *
+     * @throws AssertionError if they do not form the cluster within {@code timeout}
+     */
+    public ClusterClient restartEveryMember(Duration timeout) {
+        if (client != null) {
+            try {
+                client.close();
+            } catch (RuntimeException alreadyGone) {
+                // it lost the cluster
+            }
+        }
+        int members = cluster.spec().size() - spareMembers;
+        cluster.start(members);
+        client = new ClusterClient(cluster.spec());
+        client.awaitClusterSize(members, timeout);
+        return client;
+    }
+
     public SeaTunnelProcessCluster cluster() {
         return cluster;
     }

@@ -1,0 +1,127 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.logging.ILogger;
+import com.hazelcast.spi.impl.operationexecutor.impl.PartitionOperationThread;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.StoredBlob;
+
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * The drop-in's store, watched: every call is counted by the kind of thread that makes it
+ * ({@link DropInMetrics#storeCalls}, {@link DropInMetrics#storeCallsOnPartitionThreads} and the set of thread kinds,
+ * {@link DropInMetrics#storeThreadKinds()}). The design keeps store I/O off Hazelcast's partition threads (blobs are
+ * written and deleted by mover threads, read where SeaTunnel deserializes a job); this is how an operator, and the
+ * tests, see that it stays so.
+ *
+ * <p>A call on a partition thread is not refused (refusing would fail a SeaTunnel operation the drop-in cannot
+ * foresee): it is carried out, counted, and logged as a warning naming the operation and the thread, at most once a
+ * minute. Every other behaviour, failures included, is the wrapped store's.
+ */
+final class ThreadWatchedStore implements JobInfoStore {
+
+    private final JobInfoStore store;
+    private final DropInMetrics metrics;
+    private final ILogger logger;
+    private volatile long lastWarning;
+
+    ThreadWatchedStore(JobInfoStore store, DropInMetrics metrics, ILogger logger) {
+        this.store = store;
+        this.metrics = metrics;
+        this.logger = logger;
+    }
+
+    /** Whether {@code thread} is one of Hazelcast's partition-operation threads. */
+    static boolean isPartitionThread(Thread thread) {
+        return thread instanceof PartitionOperationThread || thread.getName().contains(".partition-operation.");
+    }
+
+    /** A thread's name without its numbers ({@code hz.x.partition-operation.thread-3} -> {@code hz.x.partition-operation.thread-#}). */
+    static String kind(Thread thread) {
+        return thread.getName().replaceAll("[0-9]+", "#");
+    }
+
+    private void watch(String operation) {
+        Thread t = Thread.currentThread();
+        metrics.storeCalls.incrementAndGet();
+        metrics.recordStoreThread(kind(t));
+        if (isPartitionThread(t)) {
+            metrics.storeCallsOnPartitionThreads.incrementAndGet();
+            long now = System.currentTimeMillis();
+            if (now - lastWarning > 60_000) {
+                lastWarning = now;
+                logger.warning("jobinfo store " + operation + " called on the Hazelcast partition thread " + t.getName()
+                        + ": store I/O blocks that partition; please report this with the stack trace",
+                        new IllegalStateException("store call on a partition thread"));
+            }
+        }
+    }
+
+    @Override
+    public String type() {
+        return store.type();
+    }
+
+    @Override
+    public String storeId() {
+        return store.storeId();
+    }
+
+    @Override
+    public String location(long jobId) {
+        return store.location(jobId);
+    }
+
+    @Override
+    public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
+        watch("create");
+        return store.create(jobId, blob);
+    }
+
+    @Override
+    public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        watch("openRaw");
+        return store.openRaw(jobId);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        watch("read");
+        return store.read(jobId);
+    }
+
+    @Override
+    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
+        watch("readTo");
+        return store.readTo(jobId, out);
+    }
+
+    @Override
+    public boolean delete(long jobId) throws JobInfoStoreException {
+        watch("delete");
+        return store.delete(jobId);
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        watch("list");
+        return store.list();
+    }
+
+    @Override
+    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        watch("deleteIncomplete");
+        return store.deleteIncomplete(leftover);
+    }
+
+    @Override
+    public void close() throws JobInfoStoreException {
+        store.close();
+    }
+}

@@ -1,0 +1,62 @@
+package io.jobinfo.store.seatunnel.it.cluster;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+/**
+ * SeaTunnel's own IMap persistence ({@code imap-storage-file}, in {@code seatunnel-engine-server}'s dependencies) as an
+ * operator turns it on: a {@code map: engine*: map-store:} block in hazelcast.yaml, the shape of SeaTunnel 2.3.8's
+ * deployment docs, on the local file system ({@code fs.defaultFS: file:///}, the docs' choice for one machine). Every
+ * {@code engine*} map is written through to append-only WAL files under
+ * {@code <namespace>/<clusterName>/<map name>/<region>/}, one region per member start, and loaded back EAGERly when a
+ * restarted cluster first touches the map.
+ */
+public final class ImapPersistence {
+
+    private ImapPersistence() {}
+
+    /** The hazelcast.yaml lines (under {@code hazelcast:}) for a namespace directory and SeaTunnel cluster name. */
+    public static String hazelcastYaml(Path namespace, String clusterName) {
+        return """
+                map:
+                  engine*:
+                    map-store:
+                      enabled: true
+                      initial-mode: EAGER
+                      factory-class-name: org.apache.seatunnel.engine.server.persistence.FileMapStoreFactory
+                      properties:
+                        type: hdfs
+                        namespace: %s
+                        clusterName: %s
+                        storage.type: hdfs
+                        fs.defaultFS: file:///
+                """.formatted(namespace.toAbsolutePath(), clusterName);
+    }
+
+    /** Where the WAL files of {@code mapName} are. */
+    public static Path mapDir(Path namespace, String clusterName, String mapName) {
+        return namespace.toAbsolutePath().resolve(clusterName).resolve(mapName);
+    }
+
+    /** Bytes of every file under {@link #mapDir}: everything ever written for that map (the WAL only appends). */
+    public static long walBytes(Path namespace, String clusterName, String mapName) {
+        Path dir = mapDir(namespace, clusterName, mapName);
+        if (!Files.isDirectory(dir)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.walk(dir)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).sum();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list " + dir, e);
+        }
+    }
+}
