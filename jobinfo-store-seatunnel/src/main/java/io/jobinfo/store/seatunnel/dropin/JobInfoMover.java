@@ -255,6 +255,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
+            TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB, jobId);
             EnvelopeHeader header = BlobEnvelope.headerFor(jobId, SeaTunnelJobDataCodec.ID, bytes);
             byte[] blob = BlobEnvelope.wrap(jobId, SeaTunnelJobDataCodec.ID, bytes);
             try {
@@ -272,10 +273,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
                     header);
             Data reference = serialization.toData(new JobInfoReference(pointer));
+            TestCrashPoints.reached(TestCrashPoints.BEFORE_REPLACE, jobId);
             boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
             if (replaced) {
                 metrics.moved.incrementAndGet();
                 pending.remove(jobId);
+                TestCrashPoints.reached(TestCrashPoints.AFTER_REPLACE, jobId);
             } else if (!map.containsKey(jobId)) {
                 // the job ended while its blob was written: nothing references the blob
                 pending.remove(jobId);
@@ -312,6 +315,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 return;
             }
             resolver.invalidate(jobId);
+            TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB_DELETE, jobId);
             if (store.delete(jobId)) {
                 metrics.blobsDeleted.incrementAndGet();
             }

@@ -51,6 +51,7 @@ final class JobInfoResolver {
     /** The job {@code pointer} refers to, as SeaTunnel's {@code JobImmutableInformation}. */
     Object resolve(JobInfoPointer pointer, SerializationService serialization) {
         metrics.reads.incrementAndGet();
+        TestCrashPoints.reached(TestCrashPoints.RESOLVE, pointer.jobId());
         byte[] payload = cache == null ? null : cache.getIfPresent(pointer.jobId());
         if (payload != null && payload.length == pointer.payloadLength()) {
             metrics.cacheHits.incrementAndGet();

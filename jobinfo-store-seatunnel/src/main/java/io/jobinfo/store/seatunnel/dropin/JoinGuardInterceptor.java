@@ -10,6 +10,9 @@ import com.hazelcast.map.MapInterceptor;
  * cluster" and shuts down, so it never becomes master of jobs it could not read. A member with the jar but without
  * configuration never gets that far ({@link DropInService}).
  *
+ * <p>Its {@code interceptPut} also hosts the test-only {@link TestCrashPoints#BEFORE_PUT} seam (off unless the
+ * member runs with {@value TestCrashPoints#PROPERTY}).
+ *
  * <p>Every member adds the same interceptor: equal instances with one hash code, so Hazelcast keeps one id.
  */
 public final class JoinGuardInterceptor implements MapInterceptor {
@@ -28,6 +31,10 @@ public final class JoinGuardInterceptor implements MapInterceptor {
 
     @Override
     public Object interceptPut(Object oldValue, Object newValue) {
+        if (oldValue == null) {
+            // a new entry (SeaTunnel's inline put at submit), before it lands; a no-op unless a test turned it on
+            TestCrashPoints.reached(TestCrashPoints.BEFORE_PUT, -1);
+        }
         return null;
     }
 

@@ -74,6 +74,59 @@ public final class ClusterClient implements AutoCloseable {
         }
     }
 
+    /** A submit of {@code jobFile} under the job id {@code jobId} whose job bytes are known before it is sent. */
+    public RecordedSubmit recorded(Path jobFile, String jobName, long jobId) {
+        return new RecordedSubmit(client, jobFile, jobName, jobId);
+    }
+
+    /** A fresh job id from SeaTunnel's own id generator (what a submit without an id uses). */
+    public long newJobId() {
+        return jobClient.getNewJobId();
+    }
+
+    /** The port of the member that owns the partition of {@code engine_runningJobInfo}'s key {@code jobId}. */
+    public int partitionOwnerPort(long jobId) {
+        Member owner = client.getHazelcastInstance().getPartitionService().getPartition(jobId).getOwner();
+        return owner == null ? -1 : owner.getAddress().getPort();
+    }
+
+    /** A fresh job id whose entry the member on {@code port} owns (ids drawn until one fits, at most 2000). */
+    public long newJobIdOwnedBy(int port) {
+        for (int i = 0; i < 2000; i++) {
+            long id = newJobId();
+            if (partitionOwnerPort(id) == port) {
+                return id;
+            }
+        }
+        throw new IllegalStateException("no job id owned by the member on port " + port + " in 2000 tries");
+    }
+
+    /** Whether the cluster is safe (every partition has owner and backup), asked of one member. */
+    public boolean clusterSafe() {
+        try {
+            return client.getHazelcastInstance().getExecutorService("seatunnel-it-probe")
+                    .submit(new ClusterSafeProbe()).get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** What {@link JobBytesProbe} finds for each job, asked of one member. */
+    public Map<Long, String> jobBytes(List<Long> jobIds) {
+        try {
+            return client.getHazelcastInstance().getExecutorService("seatunnel-it-probe")
+                    .submit(new JobBytesProbe(jobIds)).get(120, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot read the jobs " + jobIds + " on a member", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
     /** The job's status as the master reports it ({@code RUNNING}, {@code CANCELED}, {@code UNKNOWABLE}, ...). */
     public String status(long jobId) {
         return jobClient.getJobStatus(jobId);

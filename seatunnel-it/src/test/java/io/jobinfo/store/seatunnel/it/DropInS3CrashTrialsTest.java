@@ -1,0 +1,66 @@
+package io.jobinfo.store.seatunnel.it;
+
+import io.jobinfo.store.s3.testing.S3Fixture;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import software.amazon.awssdk.services.s3.S3Client;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@link CrashTrials} with the native S3 backend; the S3 server is S3Proxy in the test JVM ({@link S3Fixture}, or the
+ * endpoint given by {@code -Djobinfo.s3.endpoint}), reached by the members over loopback. Leftovers are objects under
+ * the prefix with no entry and pending multipart uploads. Long mode only.
+ */
+@EnabledIfSystemProperty(named = "jobinfo.it.long", matches = "true", disabledReason = CrashTrials.DISABLED)
+class DropInS3CrashTrialsTest extends CrashTrials {
+
+    static final String PREFIX = "seatunnel/crash";
+    static S3Fixture s3;
+    static String bucket;
+
+    @RegisterExtension
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> {
+        s3 = S3Fixture.shared();
+        bucket = s3.createBucket("st-crash");
+        String yaml = """
+                jobinfo-storage:
+                  type: s3
+                  namespace: %s
+                  plugin-config:
+                    s3.bucket: %s
+                    s3.endpoint: %s
+                    s3.region: %s
+                    s3.path-style-access: %s
+                    s3.access-key: %s
+                    s3.secret-key: %s
+                """.formatted(PREFIX, bucket, s3.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
+                s3.secretKey());
+        return spec(DropInS3CrashTrialsTest.class.getSimpleName(), yaml);
+    }, Duration.ofSeconds(180));
+
+    @Override
+    SeaTunnelClusterExtension st() {
+        return ST;
+    }
+
+    @Override
+    String backend() {
+        return "s3";
+    }
+
+    @Override
+    List<String> storeFiles() {
+        List<String> out = new ArrayList<>();
+        try (S3Client client = s3.newClient()) {
+            client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents()
+                    .forEach(o -> out.add(o.key().substring(o.key().lastIndexOf('/') + 1)));
+            client.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(PREFIX)).uploads()
+                    .forEach(u -> out.add("pending multipart upload " + u.key()));
+        }
+        return out;
+    }
+}
