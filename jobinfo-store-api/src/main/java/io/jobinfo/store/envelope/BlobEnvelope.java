@@ -67,6 +67,15 @@ public final class BlobEnvelope {
         return header;
     }
 
+    /**
+     * {@link #wrapInPlace(long, int, long, EncodedPayload)}, returned as a {@link SealedEnvelope}: a blob source a
+     * store's {@code create} accepts without computing the payload's SHA-256 a second time.
+     */
+    public static SealedEnvelope seal(long jobId, int codecId, long initializationTimestamp, EncodedPayload payload) {
+        EnvelopeHeader header = wrapInPlace(jobId, codecId, initializationTimestamp, payload);
+        return new SealedEnvelope(header, header.toBytes(), payload.buffer());
+    }
+
     /** The header an envelope of {@code payload} carries (without an initialization timestamp). */
     public static EnvelopeHeader headerFor(long jobId, int codecId, byte[] payload) {
         return headerFor(jobId, codecId, EnvelopeHeader.NO_TIMESTAMP, payload);

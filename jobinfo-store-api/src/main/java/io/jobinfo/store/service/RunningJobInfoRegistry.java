@@ -8,7 +8,7 @@ import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -152,7 +152,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         long start = System.nanoTime();
         EncodedPayload payload = codec.encode(job, EnvelopeHeader.LENGTH);
         // the envelope records the initialization timestamp: the pointer can be rebuilt from the blob alone
-        EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), initializationTimestamp, payload);
+        SealedEnvelope envelope = BlobEnvelope.seal(jobId, codec.id(), initializationTimestamp, payload);
+        EnvelopeHeader header = envelope.header();
         long writerEpoch = map.requireEpoch();
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         long claimDeadline = System.nanoTime() + claimWaitNanos;
@@ -160,8 +161,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         long writtenAt;
         while (true) {
             observer.beforeBlobWrite(jobId);
-            writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0,
-                    EnvelopeHeader.LENGTH + payload.length()));
+            writeStore.create(jobId, envelope); // sealed: create need not compute the SHA-256 again
             observer.afterBlobWrite(jobId);
             writtenAt = cache.now();
             cache.expectOwnAdd(jobId, pointer);
