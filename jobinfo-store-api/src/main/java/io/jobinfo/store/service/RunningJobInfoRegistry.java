@@ -8,6 +8,7 @@ import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -114,7 +115,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.cache = new JobCache<>(b.cacheConfig);
         this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
         this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
-                b.mapName, meters);
+                b.mapName, meters, b.readVerification);
         this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, b.restoreParallelism);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
@@ -443,6 +444,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private SubmitObserver observer = SubmitObserver.NONE;
         private Duration claimWait = DEFAULT_CLAIM_WAIT;
         private boolean watchPartitionLoss = true;
+        private ReadVerification readVerification = ReadVerification.FULL;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -473,6 +475,18 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);
             }
             this.restoreParallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * What a load from the store checks before a job is decoded, cached or handed over (restore and cache
+         * misses); default {@link ReadVerification#FULL} (header, job id, length, CRC32C, SHA-256).
+         * {@link ReadVerification#CRC32C} skips recomputing the SHA-256 (about 15 times the CPU of the CRC32C): as
+         * strong against torn writes, truncation, bit rot and a blob of another job, not against a deliberate
+         * rewrite of the store; see {@code docs/design.md}, "Read verification".
+         */
+        public Builder<T> readVerification(ReadVerification level) {
+            this.readVerification = Objects.requireNonNull(level, "level");
             return this;
         }
 

@@ -3,6 +3,7 @@ package io.jobinfo.store.spi;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeFormatException;
 import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.IOException;
@@ -55,9 +56,14 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        return read(jobId, ReadVerification.FULL);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
         String location = location(jobId);
         try (InputStream in = openRaw(jobId)) {
-            return BlobEnvelope.readVerified(in, jobId, location);
+            return BlobEnvelope.readVerified(in, jobId, location, level);
         } catch (EnvelopeFormatException e) {
             throw new CorruptBlobException(e.getMessage(), jobId, location);
         } catch (JobInfoStoreException e) {
