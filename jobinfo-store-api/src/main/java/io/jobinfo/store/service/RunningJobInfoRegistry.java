@@ -97,6 +97,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final SubmitObserver observer;
     private final long claimWaitNanos;
     private final PartitionLossMonitor lossMonitor;
+    private final int restoreParallelism;
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.map = new PointerMap(b.hazelcast, b.mapName, b.fencing);
@@ -116,7 +117,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
         this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
                 b.mapName, meters, b.readVerification);
-        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, b.restoreParallelism);
+        this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
+                : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
+        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
         this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
@@ -371,6 +374,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         return map.fencing();
     }
 
+    /** How many blobs {@link #restoreAll} loads at once (the builder's value, else the store's suggestion). */
+    public int restoreParallelism() {
+        return restoreParallelism;
+    }
+
     /** Ids of every registered job (a cluster-wide call). */
     public Set<Long> runningJobIds() {
         return map.keys();
@@ -438,7 +446,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private final List<JobInfoStore> readStores = new ArrayList<>();
         private String mapName = DEFAULT_MAP_NAME;
         private CacheConfig cacheConfig = CacheConfig.defaults();
-        private int restoreParallelism = 8;
+        private int restoreParallelism; // 0: the write store's suggestedReadParallelism()
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
         private boolean fencing;
         private SubmitObserver observer = SubmitObserver.NONE;
@@ -469,7 +477,10 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             return this;
         }
 
-        /** How many blobs {@link #restoreAll} loads at once; default 8. */
+        /**
+         * How many blobs {@link #restoreAll} loads at once; default: what the store suggests
+         * ({@link JobInfoStore#suggestedReadParallelism()}: 8, 32 for the S3 store).
+         */
         public Builder<T> restoreParallelism(int parallelism) {
             if (parallelism < 1 || parallelism > 256) {
                 throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);

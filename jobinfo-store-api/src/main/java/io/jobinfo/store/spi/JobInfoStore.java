@@ -99,6 +99,15 @@ public interface JobInfoStore extends AutoCloseable {
     long readTo(long jobId, OutputStream out) throws JobInfoStoreException;
 
     /**
+     * How many blobs a restore should read at once from this store when its user does not say: enough requests in
+     * flight to hide the backend's latency per request. 8 by default (a local disk or HDFS on 2 cores is busy with
+     * that many); an object store answering in tens of milliseconds returns more. Pure: no I/O.
+     */
+    default int suggestedReadParallelism() {
+        return 8;
+    }
+
+    /**
      * Deletes the blob of {@code jobId}. Idempotent.
      *
      * @return {@code true} if this call removed a blob, {@code false} if there was none

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server that ignores it; only usable with an unauthenticated server, since the header is signed), forward a
  * PutObject to the server and then close the client's connection without its answer (a request carried out whose
  * answer was lost: {@link #forwardThenDropPutObjectAnswers}), or refuse every connection from now on
- * ({@link #refuseConnections()}).
+ * ({@link #refuseConnections()}). It can also add a fixed latency to every request ({@link #delayEveryRequest}).
  *
  * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
  * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
@@ -60,6 +60,7 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile List<Fault> afterDrops = List.of();
     private volatile boolean blackhole;
     private volatile boolean closed;
+    private volatile int requestDelayMillis;
 
     public S3FaultProxy(URI target) throws IOException {
         this.targetHost = target.getHost();
@@ -93,6 +94,18 @@ public final class S3FaultProxy implements AutoCloseable {
 
     public int forwardedRequests() {
         return forwarded.get();
+    }
+
+    /**
+     * Adds {@code millis} of latency to every request from now on, once per request (before it is forwarded): what a
+     * real object store tens of milliseconds away costs each GET or PUT, which the loopback server does not. 0 turns
+     * it off. The request is not otherwise changed.
+     */
+    public void delayEveryRequest(int millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("delay must not be negative: " + millis);
+        }
+        this.requestDelayMillis = millis;
     }
 
     /** While on, connections are accepted and held, never answered. */
@@ -178,6 +191,15 @@ public final class S3FaultProxy implements AutoCloseable {
                 int number = putObjectsSeen.incrementAndGet();
                 if (number >= dropFrom && number <= dropTo) {
                     forwardAndDropAnswer(client, in, head, number == dropTo);
+                    return;
+                }
+            }
+            int delay = requestDelayMillis;
+            if (delay > 0) {
+                try {
+                    Thread.sleep(delay); // once per request, as a distant server's round trip would cost
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
             }
