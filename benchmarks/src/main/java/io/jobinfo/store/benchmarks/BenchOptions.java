@@ -24,6 +24,8 @@ final class BenchOptions {
     List<Integer> sizes = new ArrayList<>(List.of(10 * 1024, 200 * 1024, 1800 * 1024));
     /** Payload bytes per variant of the sizes scenario at most (jobs = min(--jobs, this / size)). */
     long sizesMaxBytes = 256L << 20;
+    /** Rounds of the sizes scenario (0: as many as --rounds). */
+    int sizesRounds;
     /** Whether the scenario runs the extra variants (crc32c, s3-delay); off inside the sizes scenario. */
     boolean variants = true;
     List<Integer> parallelismLevels = List.of(1, 2, 4, 8, 16);
@@ -78,6 +80,7 @@ final class BenchOptions {
                     o.restoreParallelismGiven = true;
                 }
                 case "--s3-delay-ms" -> o.s3DelayMillis = Integer.parseInt(v);
+                case "--sizes-rounds" -> o.sizesRounds = Integer.parseInt(v);
                 case "--verifications" -> o.verifications = new ArrayList<>(Arrays.stream(v.split(","))
                         .map(String::trim).filter(x -> !x.isEmpty()).toList());
                 case "--sizes" -> o.sizes = v.trim().equals("none") ? new ArrayList<>()
@@ -124,7 +127,7 @@ final class BenchOptions {
         BenchOptions c = new BenchOptions();
         c.jobs = (int) Math.max(10, Math.min(jobs, sizesMaxBytes / bytes));
         c.blobBytes = bytes;
-        c.rounds = rounds;
+        c.rounds = sizesRounds > 0 ? sizesRounds : rounds;
         c.members = members;
         c.restoreParallelism = restoreParallelism;
         c.restoreParallelismGiven = restoreParallelismGiven;
@@ -165,6 +168,9 @@ final class BenchOptions {
         if (!verifications.contains("full")) {
             problems.add("--verifications must include full (the default level, which the headline figures use)");
         }
+        if (sizesRounds < 0 || sizesRounds > 50) {
+            problems.add("--sizes-rounds must be 0..50");
+        }
         if (s3DelayMillis < 0 || s3DelayMillis > 10_000) {
             problems.add("--s3-delay-ms must be 0..10000");
         }
@@ -199,6 +205,7 @@ final class BenchOptions {
                   --s3-delay-ms MS         latency added to every S3 request of the s3-delay variant (default 25;
                                            0: no such variant)
                   --sizes LIST|none        job sizes of the sizes scenario (default 10KiB,200KiB,1800KiB)
+                  --sizes-rounds N         rounds of the sizes scenario (default: --rounds)
                   --parallelism LIST       warm-up parallelism sweep (default 1,2,4,8,16)
                   --cache-jobs N           jobs in the cache-bound scenario (default 10000)
                   --cache-readers N        reader threads there (default 16)
