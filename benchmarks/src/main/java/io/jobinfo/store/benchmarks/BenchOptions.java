@@ -14,6 +14,20 @@ final class BenchOptions {
     int rounds = 3;
     int members = 3;
     int restoreParallelism = 8;
+    /** Whether --restore-parallelism was given; if not, each store's suggestion is used (8; S3 32). */
+    boolean restoreParallelismGiven;
+    /** Latency added to every S3 request of the s3-delay variant (0: no such variant). */
+    int s3DelayMillis = 25;
+    /** Read verification levels of the pointer variants: full (the default) and crc32c. */
+    List<String> verifications = new ArrayList<>(List.of("full", "crc32c"));
+    /** Job sizes of the sizes scenario (memory and restore at real SeaTunnel sizes); empty: skipped. */
+    List<Integer> sizes = new ArrayList<>(List.of(10 * 1024, 200 * 1024, 1800 * 1024));
+    /** Payload bytes per variant of the sizes scenario at most (jobs = min(--jobs, this / size)). */
+    long sizesMaxBytes = 256L << 20;
+    /** Rounds of the sizes scenario (0: as many as --rounds). */
+    int sizesRounds;
+    /** Whether the scenario runs the extra variants (crc32c, s3-delay); off inside the sizes scenario. */
+    boolean variants = true;
     List<Integer> parallelismLevels = List.of(1, 2, 4, 8, 16);
     List<String> stores = new ArrayList<>(List.of("local", "hdfs", "s3"));
     int cacheJobs = 10_000;
@@ -76,7 +90,17 @@ final class BenchOptions {
                 case "--blob-size" -> o.blobBytes = (int) ByteSize.parse(v);
                 case "--rounds" -> o.rounds = Integer.parseInt(v);
                 case "--members" -> o.members = Integer.parseInt(v);
-                case "--restore-parallelism" -> o.restoreParallelism = Integer.parseInt(v);
+                case "--restore-parallelism" -> {
+                    o.restoreParallelism = Integer.parseInt(v);
+                    o.restoreParallelismGiven = true;
+                }
+                case "--s3-delay-ms" -> o.s3DelayMillis = Integer.parseInt(v);
+                case "--sizes-rounds" -> o.sizesRounds = Integer.parseInt(v);
+                case "--verifications" -> o.verifications = new ArrayList<>(Arrays.stream(v.split(","))
+                        .map(String::trim).filter(x -> !x.isEmpty()).toList());
+                case "--sizes" -> o.sizes = v.trim().equals("none") ? new ArrayList<>()
+                        : new ArrayList<>(Arrays.stream(v.split(",")).map(String::trim).filter(x -> !x.isEmpty())
+                        .map(x -> (int) ByteSize.parse(x)).toList());
                 case "--parallelism" -> o.parallelismLevels = Arrays.stream(v.split(",")).map(String::trim)
                         .map(Integer::parseInt).toList();
                 case "--stores" -> o.stores = new ArrayList<>(Arrays.stream(v.split(",")).map(String::trim)
@@ -117,6 +141,25 @@ final class BenchOptions {
         jmhWarmups = 1;
         jmhIterations = 2;
         jmhSeconds = 0.2;
+        sizesMaxBytes = 8L << 20;
+    }
+
+    /** A copy for a sub-scenario (the sizes scenario): same settings, its own job count and size, no variants. */
+    BenchOptions forSize(int bytes) {
+        BenchOptions c = new BenchOptions();
+        c.jobs = (int) Math.max(10, Math.min(jobs, sizesMaxBytes / bytes));
+        c.blobBytes = bytes;
+        c.rounds = sizesRounds > 0 ? sizesRounds : rounds;
+        c.members = members;
+        c.restoreParallelism = restoreParallelism;
+        c.restoreParallelismGiven = restoreParallelismGiven;
+        c.parallelismLevels = List.of(restoreParallelism);
+        c.stores = new ArrayList<>(stores);
+        c.verifications = new ArrayList<>(List.of("full"));
+        c.sizes = new ArrayList<>();
+        c.variants = false;
+        c.quick = quick;
+        return c;
     }
 
     private void validate() {
@@ -138,6 +181,25 @@ final class BenchOptions {
         }
         if (restoreParallelism < 1 || restoreParallelism > 256) {
             problems.add("--restore-parallelism must be 1..256");
+        }
+        for (String s : verifications) {
+            if (!List.of("full", "crc32c").contains(s)) {
+                problems.add("--verifications: unknown level '" + s + "' (full, crc32c)");
+            }
+        }
+        if (!verifications.contains("full")) {
+            problems.add("--verifications must include full (the default level, which the headline figures use)");
+        }
+        if (sizesRounds < 0 || sizesRounds > 50) {
+            problems.add("--sizes-rounds must be 0..50");
+        }
+        if (s3DelayMillis < 0 || s3DelayMillis > 10_000) {
+            problems.add("--s3-delay-ms must be 0..10000");
+        }
+        for (int size : sizes) {
+            if (size < 1024 || size > (64 << 20)) {
+                problems.add("--sizes must list sizes in 1KiB..64MiB");
+            }
         }
         for (String s : stores) {
             if (!List.of("local", "hdfs", "s3").contains(s)) {
@@ -176,7 +238,13 @@ final class BenchOptions {
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
                   --stores LIST            local,hdfs,s3 (default all that are on the class path)
-                  --restore-parallelism N  loaders in the kill -> restored figure (default 8)
+                  --restore-parallelism N  loaders in the kill -> restored figure (default: the store's
+                                           suggestion, 8 for local and hdfs, 32 for s3)
+                  --verifications LIST     read verification levels of the pointer variants (default full,crc32c)
+                  --s3-delay-ms MS         latency added to every S3 request of the s3-delay variant (default 25;
+                                           0: no such variant)
+                  --sizes LIST|none        job sizes of the sizes scenario (default 10KiB,200KiB,1800KiB)
+                  --sizes-rounds N         rounds of the sizes scenario (default: --rounds)
                   --parallelism LIST       warm-up parallelism sweep (default 1,2,4,8,16)
                   --scale-jobs LIST        job counts of the scale scenario (default 1000,3000,10000)
                   --scale-stores LIST      stores it runs the pointer variant on (default local,s3; hdfs adds

@@ -57,6 +57,7 @@ public final class BenchmarkMain {
         Map<String, String> notMeasured = new LinkedHashMap<>();
         Map<String, String> described = new LinkedHashMap<>();
         List<CacheBoundBenchmark.Sample> timeline;
+        List<String> variants;
         try {
             for (String s : o.stores) {
                 try {
@@ -69,7 +70,20 @@ public final class BenchmarkMain {
                     ScenarioBenchmark.log("store %s not measured: %s", s, e.getMessage());
                 }
             }
-            new ScenarioBenchmark(o, m, backends, work).run();
+            List<Backend> sized = new ArrayList<>(backends); // the sizes scenario: the plain stores only
+            if (o.s3DelayMillis > 0 && stores.contains("s3")) {
+                try {
+                    Backend delayed = Backends.delayedS3(o.s3DelayMillis);
+                    backends.add(delayed);
+                    described.put(delayed.name(), delayed.describe());
+                } catch (Backends.Unavailable e) {
+                    notMeasured.put("s3-delay" + o.s3DelayMillis, e.getMessage());
+                }
+            }
+            ScenarioBenchmark scenario = new ScenarioBenchmark(o, m, backends, work);
+            scenario.run();
+            variants = scenario.variantNames();
+            new SizesBenchmark(o, m, sized, work).run();
             CacheBoundBenchmark cache = new CacheBoundBenchmark(o, m, work);
             cache.run();
             timeline = cache.timeline;
@@ -87,7 +101,7 @@ public final class BenchmarkMain {
         }
         double minutes = (System.nanoTime() - start) / 6e10;
         Path readme = new ReportWriter(o, m, stores, notMeasured, described, timeline, minutes)
-                .engineSection(engineSection).write(o.out);
+                .engineSection(engineSection).variants(variants).write(o.out);
         if (tempWork) {
             Directories.deleteRecursively(work);
         }

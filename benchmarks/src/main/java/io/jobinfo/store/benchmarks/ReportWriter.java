@@ -36,6 +36,7 @@ final class ReportWriter {
     private final List<String[]> summary = new ArrayList<>();
     /** The real SeaTunnel scenario's section, written by SeaTunnelEngineSection (empty: none). */
     private String engineSection = "";
+    private List<String> variants = List.of();
 
     ReportWriter(BenchOptions o, Metrics m, List<String> stores, Map<String, String> notMeasured,
                  Map<String, String> backendDescriptions, List<CacheBoundBenchmark.Sample> timeline,
@@ -52,6 +53,18 @@ final class ReportWriter {
     ReportWriter engineSection(String markdown) {
         this.engineSection = markdown == null ? "" : markdown;
         return this;
+    }
+
+    /** The pointer variants the scenario ran (see {@link RoundTwoSections}). */
+    ReportWriter variants(List<String> names) {
+        this.variants = names == null ? List.of() : names;
+        return this;
+    }
+
+    /** The loaders of the kill -> restored figure of {@code variant}: the store's suggestion unless given. */
+    private String loaders(String variant) {
+        double l = m.median("restore." + variant + ".loaders");
+        return Double.isNaN(l) ? String.valueOf(o.restoreParallelism) : String.valueOf((int) l);
     }
 
     Path write(Path dir) throws IOException {
@@ -109,6 +122,7 @@ final class ReportWriter {
         memorySection();
         submitSection();
         restoreSection(p);
+        new RoundTwoSections(o, m, stores, variants, md).append();
         jmhSection();
         cacheSection();
         md.append(new ScaleReport(o, m).section());
@@ -165,7 +179,7 @@ final class ReportWriter {
         for (String s : stores) {
             double k = m.median("restore." + s + ".killToAll");
             boolean local = s.equals("local");
-            summary.add(new String[] {"3", "kill -> all restored + verified, " + s + " (" + o.restoreParallelism
+            summary.add(new String[] {"3", "kill -> all restored + verified, " + s + " (" + loaders(s)
                 + " loaders)", ms(k), ms(base) + " inline kill -> entrySet()", x(k / base),
                 local ? "<= 0.7x" : "(reported)", local ? verdict(k / base <= 0.7) : ""});
         }
@@ -259,7 +273,7 @@ final class ReportWriter {
         for (String s : stores) {
             double k = m.median("restore." + s + ".killToAll");
             double after = m.median("restore." + s + ".afterDetect");
-            md.append("| pointer + ").append(s).append(", ").append(o.restoreParallelism).append(" loaders | ")
+            md.append("| pointer + ").append(s).append(", ").append(loaders(s)).append(" loaders | ")
                     .append(f0(k)).append(" | ").append(range("restore." + s + ".killToAll", "%.0f")).append(" | ")
                     .append(x(k / base)).append(" | ").append(f0(m.median("restore." + s + ".detect")))
                     .append(" | ").append(f0(after)).append(" | ").append(x(after / baseAfter)).append(" |\n");

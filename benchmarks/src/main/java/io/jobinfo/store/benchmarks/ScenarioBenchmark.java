@@ -7,6 +7,7 @@ import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
@@ -39,7 +40,7 @@ final class ScenarioBenchmark {
 
     private final BenchOptions o;
     private final Metrics m;
-    private final List<Backend> backends;
+    private final List<Variant> variants = new ArrayList<>();
     private final Path workDir;
     private final KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
     private final Map<Long, JobImmutableInformation> jobs = new LinkedHashMap<>();
@@ -50,7 +51,13 @@ final class ScenarioBenchmark {
     ScenarioBenchmark(BenchOptions o, Metrics m, List<Backend> backends, Path workDir) {
         this.o = o;
         this.m = m;
-        this.backends = backends;
+        for (Backend b : backends) {
+            boolean delayed = b.name().startsWith("s3-delay");
+            variants.add(new Variant(b.name(), b, ReadVerification.FULL));
+            if (o.variants && !delayed && o.verifications.contains("crc32c")) {
+                variants.add(new Variant(b.name() + "-crc32c", b, ReadVerification.CRC32C));
+            }
+        }
         this.workDir = workDir;
         JobGenerator generator = new JobGenerator(42);
         ids = new long[o.jobs];
@@ -70,9 +77,10 @@ final class ScenarioBenchmark {
         for (int r = 1; r <= o.rounds; r++) {
             log("round %d/%d: inline baseline", r, o.rounds);
             inlineRound();
-            for (Backend b : backends) {
-                log("round %d/%d: pointer + %s store", r, o.rounds, b.name());
-                pointerRound(r, b);
+            for (Variant v : variants) {
+                log("round %d/%d: pointer + %s store (%s verification)", r, o.rounds, v.backend().name(),
+                        v.verification());
+                pointerRound(r, v);
             }
         }
     }
@@ -120,10 +128,20 @@ final class ScenarioBenchmark {
         }
     }
 
-    private void pointerRound(int round, Backend backend) throws Exception {
+    /** One pointer variant: a backend and the registry's read verification; {@code name} keys its metrics. */
+    record Variant(String name, Backend backend, ReadVerification verification) {
+    }
+
+    /** The names of the pointer variants, in run order (backends first, each followed by its extra variants). */
+    List<String> variantNames() {
+        return variants.stream().map(Variant::name).toList();
+    }
+
+    private void pointerRound(int round, Variant variant) throws Exception {
         String ns = "round-" + round;
-        String name = backend.name();
-        boolean local = name.equals("local");
+        String name = variant.name();
+        Backend backend = variant.backend();
+        boolean local = backend.name().equals("local") && variant.verification() == ReadVerification.FULL;
         backend.clear(ns);
         try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-bench");
              JobInfoStore masterStore = backend.open(ns);
@@ -162,18 +180,29 @@ final class ScenarioBenchmark {
             long t0 = System.nanoTime();
             master.getLifecycleService().terminate();
             long detected = awaitRemoved(successor, killed);
-            RunningJobInfoRegistry<JobImmutableInformation> newMaster = RunningJobInfoRegistry
-                    .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build();
+            RunningJobInfoRegistry.Builder<JobImmutableInformation> nb = RunningJobInfoRegistry
+                    .builder(successor, successorStore, codec).readVerification(variant.verification());
+            if (o.restoreParallelismGiven) {
+                nb.restoreParallelism(o.restoreParallelism);
+            }
+            long buildStart = System.nanoTime();
+            RunningJobInfoRegistry<JobImmutableInformation> newMaster = nb.build();
+            double buildMs = (System.nanoTime() - buildStart) / 1e6;
             RestoreReport report = newMaster.restoreAll((id, ts, job) -> restored.put(id, job));
             double took = (System.nanoTime() - t0) / 1e6;
+            m.add("restore." + name + ".registryBuild", "ms", buildMs);
+            m.add("restore." + name + ".restoreAll", "ms", report.duration().toNanos() / 1e6);
             newMaster.close();
             verify(name, report, restored);
             m.add("restore." + name + ".killToAll", "ms", took);
+            m.add("restore." + name + ".loaders", "threads", newMaster.restoreParallelism());
             m.add("restore." + name + ".detect", "ms", (detected - t0) / 1e6);
             m.add("restore." + name + ".afterDetect", "ms", took - (detected - t0) / 1e6);
-            log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms (detected after %.0f ms)", name, last("memory." + name),
+            log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms (detected after %.0f ms,"
+                    + " registry built in %.0f ms, restoreAll %.0f ms)", name, last("memory." + name),
                     last("submit." + name + ".p99"), local ? String.format(" (bare durable write p99 %.2f ms)",
-                            last("anchor.durableWrite.p99")) : "", took, (detected - t0) / 1e6);
+                            last("anchor.durableWrite.p99")) : "", took, (detected - t0) / 1e6, buildMs,
+                    report.duration().toNanos() / 1e6);
 
             cluster.awaitSize(o.members - 1);
             for (int p : o.parallelismLevels) {
@@ -181,7 +210,8 @@ final class ScenarioBenchmark {
                 restored.clear();
                 RestoreReport r;
                 try (RunningJobInfoRegistry<JobImmutableInformation> cold = RunningJobInfoRegistry
-                        .builder(successor, successorStore, codec).restoreParallelism(p).build()) {
+                        .builder(successor, successorStore, codec).restoreParallelism(p)
+                        .readVerification(variant.verification()).build()) {
                     r = cold.restoreAll((id, ts, job) -> restored.put(id, job));
                 }
                 verify(name, r, restored);

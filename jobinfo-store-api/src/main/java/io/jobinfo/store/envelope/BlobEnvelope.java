@@ -67,6 +67,15 @@ public final class BlobEnvelope {
         return header;
     }
 
+    /**
+     * {@link #wrapInPlace(long, int, long, EncodedPayload)}, returned as a {@link SealedEnvelope}: a blob source a
+     * store's {@code create} accepts without computing the payload's SHA-256 a second time.
+     */
+    public static SealedEnvelope seal(long jobId, int codecId, long initializationTimestamp, EncodedPayload payload) {
+        EnvelopeHeader header = wrapInPlace(jobId, codecId, initializationTimestamp, payload);
+        return new SealedEnvelope(header, header.toBytes(), payload.buffer());
+    }
+
     /** The header an envelope of {@code payload} carries (without an initialization timestamp). */
     public static EnvelopeHeader headerFor(long jobId, int codecId, byte[] payload) {
         return headerFor(jobId, codecId, EnvelopeHeader.NO_TIMESTAMP, payload);
@@ -137,6 +146,17 @@ public final class BlobEnvelope {
      */
     public static VerifiedBlob readVerified(InputStream in, long expectedJobId, String location)
             throws IOException, EnvelopeFormatException {
+        return readVerified(in, expectedJobId, location, ReadVerification.FULL);
+    }
+
+    /**
+     * Reads a whole envelope from {@code in} into memory and verifies it to {@code level}: header, job id and length
+     * always, the payload's CRC32C always, its SHA-256 only at {@link ReadVerification#FULL}.
+     *
+     * @throws EnvelopeFormatException naming the first problem found
+     */
+    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, String location,
+            ReadVerification level) throws IOException, EnvelopeFormatException {
         EnvelopeHeader header = readHeader(in);
         checkJobId(header, expectedJobId);
         if (header.payloadLength() > Integer.MAX_VALUE - 16) {
@@ -163,6 +183,14 @@ public final class BlobEnvelope {
         }
         if (in.read() != -1) {
             throw new EnvelopeFormatException("trailing bytes after the " + length + "-byte payload");
+        }
+        if (level == ReadVerification.CRC32C) {
+            int crc = Crc32c.of(payload, 0, payload.length);
+            if (crc != header.payloadCrc32c()) {
+                throw new EnvelopeFormatException("CRC32C mismatch: stored "
+                        + Integer.toHexString(header.payloadCrc32c()) + ", computed " + Integer.toHexString(crc));
+            }
+            return new VerifiedBlob(header, payload, location, ReadVerification.CRC32C);
         }
         verifyChecksums(header, payload, 0, payload.length);
         return new VerifiedBlob(header, payload, location);

@@ -145,6 +145,17 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     }
 
     @Override
+    public int suggestedReadParallelism() {
+        return delegate.suggestedReadParallelism();
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, io.jobinfo.store.envelope.ReadVerification level)
+            throws JobInfoStoreException {
+        return timed("read", () -> delegate.read(jobId, level), blob -> SUCCESS, blob -> blob.payload().length);
+    }
+
+    @Override
     public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
         return timed("read-to", () -> delegate.readTo(jobId, out), length -> SUCCESS, length -> length);
     }

@@ -2,6 +2,7 @@ package io.jobinfo.store.service;
 
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -11,7 +12,8 @@ import java.util.Set;
 
 /**
  * Turns a map value into a verified, decoded job: a {@link JobInfoPointer} is resolved in the store it names, the
- * blob verified (by the store: length, CRC32C, SHA-256) and matched against the pointer; an {@link InlineJobInfo} is
+ * blob verified (by the store: header, job id, length, CRC32C and, at {@link ReadVerification#FULL}, SHA-256) and
+ * matched against the pointer (job id, codec, length, CRC32C, SHA-256 and timestamp fields of the header); an {@link InlineJobInfo} is
  * decoded as it is. Every call is one store read at most and is timed as {@code jobinfo.load}.
  *
  * @param <T> the job description type
@@ -22,8 +24,11 @@ final class JobResolver<T> {
     private final JobInfoCodec<T> codec;
     private final String mapName;
     private final RegistryMeters meters;
+    private final ReadVerification verification;
 
-    JobResolver(Map<String, JobInfoStore> storesById, JobInfoCodec<T> codec, String mapName, RegistryMeters meters) {
+    JobResolver(Map<String, JobInfoStore> storesById, JobInfoCodec<T> codec, String mapName, RegistryMeters meters,
+                ReadVerification verification) {
+        this.verification = verification;
         this.storesById = storesById;
         this.codec = codec;
         this.mapName = mapName;
@@ -53,7 +58,7 @@ final class JobResolver<T> {
                             + "', which this registry does not know (known: " + storesById.keySet()
                             + "); add that store's configuration as a read store", jobId, null);
                 }
-                VerifiedBlob blob = store.read(jobId);
+                VerifiedBlob blob = store.read(jobId, verification);
                 if (!pointer.matches(blob.header())) {
                     throw new CorruptBlobException("the stored blob does not match its pointer (pointer " + pointer
                             + ", blob " + blob.header() + ")", jobId, blob.location());

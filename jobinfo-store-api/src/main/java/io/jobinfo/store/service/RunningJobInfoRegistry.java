@@ -8,7 +8,8 @@ import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -98,6 +99,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final SubmitObserver observer;
     private final long claimWaitNanos;
     private final PartitionLossMonitor lossMonitor;
+    private final int restoreParallelism;
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.map = new PointerMap(b.hazelcast, b.mapName, b.fencing);
@@ -116,8 +118,10 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.cache = new JobCache<>(b.cacheConfig);
         this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
         this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
-                b.mapName, meters);
-        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, b.restoreParallelism);
+                b.mapName, meters, b.readVerification);
+        this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
+                : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
+        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
         this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
@@ -154,7 +158,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         long start = System.nanoTime();
         EncodedPayload payload = codec.encode(job, EnvelopeHeader.LENGTH);
         // the envelope records the initialization timestamp: the pointer can be rebuilt from the blob alone
-        EnvelopeHeader header = BlobEnvelope.wrapInPlace(jobId, codec.id(), initializationTimestamp, payload);
+        SealedEnvelope envelope = BlobEnvelope.seal(jobId, codec.id(), initializationTimestamp, payload);
+        EnvelopeHeader header = envelope.header();
         long writerEpoch = map.requireEpoch();
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         long claimDeadline = System.nanoTime() + claimWaitNanos;
@@ -162,8 +167,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         long writtenAt;
         while (true) {
             observer.beforeBlobWrite(jobId);
-            writeStore.create(jobId, BlobSource.ofBytes(payload.buffer(), 0,
-                    EnvelopeHeader.LENGTH + payload.length()));
+            writeStore.create(jobId, envelope); // sealed: create need not compute the SHA-256 again
             observer.afterBlobWrite(jobId);
             writtenAt = cache.now();
             cache.expectOwnAdd(jobId, pointer);
@@ -372,6 +376,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         return map.fencing();
     }
 
+    /** How many blobs {@link #restoreAll} loads at once (the builder's value, else the store's suggestion). */
+    public int restoreParallelism() {
+        return restoreParallelism;
+    }
+
     /** Ids of every registered job (a cluster-wide call). */
     public Set<Long> runningJobIds() {
         return map.keys();
@@ -439,12 +448,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private final List<JobInfoStore> readStores = new ArrayList<>();
         private String mapName = DEFAULT_MAP_NAME;
         private CacheConfig cacheConfig = CacheConfig.defaults();
-        private int restoreParallelism = 8;
+        private int restoreParallelism; // 0: the write store's suggestedReadParallelism()
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
         private boolean fencing;
         private SubmitObserver observer = SubmitObserver.NONE;
         private Duration claimWait = DEFAULT_CLAIM_WAIT;
         private boolean watchPartitionLoss = true;
+        private ReadVerification readVerification = ReadVerification.FULL;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -469,12 +479,27 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             return this;
         }
 
-        /** How many blobs {@link #restoreAll} loads at once; default 8. */
+        /**
+         * How many blobs {@link #restoreAll} loads at once; default: what the store suggests
+         * ({@link JobInfoStore#suggestedReadParallelism()}: 8, 32 for the S3 store).
+         */
         public Builder<T> restoreParallelism(int parallelism) {
             if (parallelism < 1 || parallelism > 256) {
                 throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);
             }
             this.restoreParallelism = parallelism;
+            return this;
+        }
+
+        /**
+         * What a load from the store checks before a job is decoded, cached or handed over (restore and cache
+         * misses); default {@link ReadVerification#FULL} (header, job id, length, CRC32C, SHA-256).
+         * {@link ReadVerification#CRC32C} skips recomputing the SHA-256 (about 15 times the CPU of the CRC32C): as
+         * strong against torn writes, truncation, bit rot and a blob of another job, not against a deliberate
+         * rewrite of the store; see {@code docs/design.md}, "Read verification".
+         */
+        public Builder<T> readVerification(ReadVerification level) {
+            this.readVerification = Objects.requireNonNull(level, "level");
             return this;
         }
 

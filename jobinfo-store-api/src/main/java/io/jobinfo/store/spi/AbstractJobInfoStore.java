@@ -3,6 +3,8 @@ package io.jobinfo.store.spi;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeFormatException;
 import io.jobinfo.store.envelope.EnvelopeHeader;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.IOException;
 import java.io.InputStream;
@@ -54,9 +56,14 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        return read(jobId, ReadVerification.FULL);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
         String location = location(jobId);
         try (InputStream in = openRaw(jobId)) {
-            return BlobEnvelope.readVerified(in, jobId, location);
+            return BlobEnvelope.readVerified(in, jobId, location, level);
         } catch (EnvelopeFormatException e) {
             throw new CorruptBlobException(e.getMessage(), jobId, location);
         } catch (JobInfoStoreException e) {
@@ -87,7 +94,7 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     /**
      * Reads the whole source once before anything is written and checks it is the complete, intact envelope of
-     * {@code jobId}: header (magic, version, header checksum), job id, declared length against the source's length,
+     * {@code jobId} (a {@link SealedEnvelope} is checked more cheaply, see {@link #checkedSealed}): header (magic, version, header checksum), job id, declared length against the source's length,
      * and the payload's length, CRC32C and SHA-256 against the header. A blob that fails here would be stored under
      * the job id for good (write-once), so it is refused and nothing is written.
      *
@@ -96,6 +103,9 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
      */
     private static EnvelopeHeader checkedHeader(long jobId, BlobSource blob, String location)
             throws JobInfoStoreException {
+        if (blob instanceof SealedEnvelope) {
+            return checkedSealed(jobId, (SealedEnvelope) blob, location);
+        }
         EnvelopeHeader header;
         try (InputStream in = blob.open()) {
             header = BlobEnvelope.readHeader(in);
@@ -117,6 +127,28 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
         } catch (IOException e) {
             throw new JobInfoStoreException("Could not read the blob to store (nothing was stored): " + e.getMessage(),
                     jobId, location, e);
+        }
+        return header;
+    }
+
+    /**
+     * The check of an envelope this process sealed ({@link BlobEnvelope#seal}) from the very bytes it holds: job id,
+     * and that the bytes are unchanged since (header bytes equal, payload CRC32C equal); see
+     * {@link SealedEnvelope#unchanged()} for why the SHA-256 is not computed again.
+     *
+     * @throws CorruptBlobException naming what does not match; nothing was stored
+     */
+    private static EnvelopeHeader checkedSealed(long jobId, SealedEnvelope blob, String location)
+            throws CorruptBlobException {
+        EnvelopeHeader header = blob.header();
+        if (header.jobId() != jobId) {
+            throw new CorruptBlobException("refusing to store the envelope of job " + header.jobId()
+                    + " under job " + jobId, jobId, location);
+        }
+        if (!blob.unchanged()) {
+            throw new CorruptBlobException("refusing to store an envelope whose bytes changed after it was sealed"
+                    + " (its header or payload CRC32C no longer match); nothing was stored. Do not modify the buffer"
+                    + " of a sealed envelope; encode the job again and submit again", jobId, location);
         }
         return header;
     }

@@ -3,6 +3,7 @@ package io.jobinfo.store.spi;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 
 /**
@@ -17,6 +18,15 @@ public interface BlobSource {
 
     /** A new stream over the whole content, from its first byte. The caller closes it. */
     InputStream open() throws IOException;
+
+    /**
+     * The whole content as a buffer, if this source holds it in memory (so that a store can write it without copying
+     * it through a stream); {@code null} otherwise. The buffer is positioned at the first byte and limited to
+     * {@link #length()}; each call returns a new one.
+     */
+    default ByteBuffer asByteBuffer() {
+        return null;
+    }
 
     /** A source over an in-memory array; the array must not be modified afterwards. */
     static BlobSource ofBytes(byte[] bytes) {
@@ -40,6 +50,11 @@ public interface BlobSource {
             @Override
             public InputStream open() {
                 return new ByteArrayInputStream(bytes, offset, length);
+            }
+
+            @Override
+            public ByteBuffer asByteBuffer() {
+                return ByteBuffer.wrap(bytes, offset, length).slice().asReadOnlyBuffer();
             }
         };
     }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -76,12 +77,35 @@ public interface JobInfoStore extends AutoCloseable {
     VerifiedBlob read(long jobId) throws JobInfoStoreException;
 
     /**
+     * {@link #read(long)} to the given level: {@link ReadVerification#FULL} is {@link #read(long)};
+     * {@link ReadVerification#CRC32C} checks header, job id, length and the payload's CRC32C but does not compute
+     * its SHA-256 again (see {@link ReadVerification} for what that does not detect). A store that cannot do less
+     * verifies fully: the default implementation is {@link #read(long)}.
+     *
+     * @throws BlobNotFoundException no complete blob exists
+     * @throws CorruptBlobException  the stored bytes fail verification; nothing is returned
+     * @throws JobInfoStoreException the backend failed
+     */
+    default VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        return read(jobId);
+    }
+
+    /**
      * Streams the payload of {@code jobId} to {@code out} while verifying it; any size. The payload is only valid
      * if this method returns normally: on {@link CorruptBlobException} the caller must discard what was written.
      *
      * @return the verified envelope header's payload length
      */
     long readTo(long jobId, OutputStream out) throws JobInfoStoreException;
+
+    /**
+     * How many blobs a restore should read at once from this store when its user does not say: enough requests in
+     * flight to hide the backend's latency per request. 8 by default (a local disk or HDFS on 2 cores is busy with
+     * that many); an object store answering in tens of milliseconds returns more. Pure: no I/O.
+     */
+    default int suggestedReadParallelism() {
+        return 8;
+    }
 
     /**
      * Deletes the blob of {@code jobId}. Idempotent.

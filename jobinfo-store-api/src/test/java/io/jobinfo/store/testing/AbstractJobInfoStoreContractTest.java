@@ -291,6 +291,47 @@ public abstract class AbstractJobInfoStoreContractTest {
                 good.length));
     }
 
+    @Test
+    void aSealedEnvelopeIsStoredAndOneChangedAfterSealingIsRefused() throws Exception {
+        long jobId = 23;
+        byte[] payload = TestBlobs.randomPayload(23, 60_000);
+        io.jobinfo.store.envelope.SealedEnvelope intact = seal(jobId, payload, withRoom(payload));
+        assertThat(intact.asByteBuffer().remaining()).isEqualTo(EnvelopeHeader.LENGTH + payload.length);
+
+        // a caller that keeps the buffer it sealed and changes it afterwards
+        Map<String, Integer> changes = new java.util.LinkedHashMap<>();
+        changes.put("payload byte", EnvelopeHeader.LENGTH + 4321);
+        changes.put("header byte (initialization timestamp)", 70);
+        for (Map.Entry<String, Integer> e : changes.entrySet()) {
+            byte[] buffer = withRoom(payload);
+            io.jobinfo.store.envelope.SealedEnvelope sealed = seal(jobId, payload, buffer);
+            buffer[e.getValue()] ^= 0x10;
+            assertThatThrownBy(() -> store.create(jobId, sealed)).as(e.getKey())
+                    .isInstanceOf(CorruptBlobException.class)
+                    .hasMessageContaining("changed after it was sealed")
+                    .hasMessageContaining("nothing was stored");
+            assertThat(store.list()).as(e.getKey() + ": not even a leftover").isEmpty();
+        }
+        assertThatThrownBy(() -> store.create(jobId + 1, seal(jobId, payload, withRoom(payload))))
+                .isInstanceOf(CorruptBlobException.class).hasMessageContaining("under job " + (jobId + 1));
+
+        assertThat(store.create(jobId, intact)).isEqualTo(CreateOutcome.CREATED);
+        assertThat(store.read(jobId).payload()).isEqualTo(payload);
+        assertThat(store.create(jobId, seal(jobId, payload, withRoom(payload))))
+                .isEqualTo(CreateOutcome.ALREADY_PRESENT);
+    }
+
+    private static byte[] withRoom(byte[] payload) {
+        byte[] buffer = new byte[EnvelopeHeader.LENGTH + payload.length];
+        System.arraycopy(payload, 0, buffer, EnvelopeHeader.LENGTH, payload.length);
+        return buffer;
+    }
+
+    private static io.jobinfo.store.envelope.SealedEnvelope seal(long jobId, byte[] payload, byte[] buffer) {
+        return BlobEnvelope.seal(jobId, 1, 1_700_000_000_000L,
+                new io.jobinfo.store.codec.EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
+    }
+
     // ---------------------------------------------------------------- damage is detected
 
     @Test

@@ -26,7 +26,8 @@ import org.apache.hadoop.fs.Path;
  * <p>Precedence, lowest first: Hadoop defaults and {@code core-site.xml}/{@code hdfs-site.xml} found on the class
  * path; {@code core_site_path}; {@code hdfs_site_path}; {@code fs.defaultFS}; {@code fs.s3a.*} keys; keys of the
  * {@code seatunnel.hadoop.} prefix (stripped). On {@code s3a://} the two settings write-once needs,
- * {@code fs.s3a.create.conditional.enabled} and {@code fs.s3a.create.performance}, are set to {@code true}.
+ * {@code fs.s3a.create.conditional.enabled} and {@code fs.s3a.create.performance}, are set to {@code true}. The
+ * HDFS client's close retry pacing is changed unless the user sets it: see {@link HdfsClientDefaults}.
  *
  * <p>Failure behaviour: {@link #problems} never throws and lists every problem at once, each naming its key and
  * saying what to do; {@link #build} throws {@link InvalidConfigurationException} with that same list. Neither touches
@@ -202,6 +203,7 @@ public final class HadoopConfigurations {
             throw new InvalidConfigurationException(problems);
         }
         Configuration conf = assemble(config);
+        HdfsClientDefaults.apply(conf); // close without Hadoop's 400 ms first retry; not where the user set the keys
         if ("s3a".equalsIgnoreCase(fileSystemUri(config, conf).getScheme())) {
             conf.setBoolean(S3A_CONDITIONAL, true);
             conf.setBoolean(S3A_CREATE_PERFORMANCE, true);

@@ -172,16 +172,25 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     private void writeTemp(Path temp, BlobSource blob, long jobId) throws IOException, JobInfoStoreException {
         long written = 0;
-        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-             InputStream in = blob.open()) {
-            byte[] buf = new byte[256 * 1024];
-            int n;
-            while ((n = in.read(buf)) > 0) {
-                ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
-                while (bb.hasRemaining()) {
-                    ch.write(bb);
+        ByteBuffer inMemory = blob.asByteBuffer();
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            if (inMemory != null) {
+                // straight from the caller's buffer: no stream, no 256 KiB copy buffer per blob
+                while (inMemory.hasRemaining()) {
+                    written += ch.write(inMemory);
                 }
-                written += n;
+            } else {
+                try (InputStream in = blob.open()) {
+                    byte[] buf = new byte[256 * 1024];
+                    int n;
+                    while ((n = in.read(buf)) > 0) {
+                        ByteBuffer bb = ByteBuffer.wrap(buf, 0, n);
+                        while (bb.hasRemaining()) {
+                            ch.write(bb);
+                        }
+                        written += n;
+                    }
+                }
             }
             if (written != blob.length()) {
                 throw new CorruptBlobException("the blob source yielded " + written + " bytes but declared "

@@ -48,6 +48,14 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  */
 public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
 
+    /**
+     * Connections of the store's HTTP pool: twice the restore's default loaders
+     * ({@link S3JobInfoStore#SUGGESTED_READ_PARALLELISM}), so that a restore never waits for a connection while
+     * submits and reads of other threads go on.
+     */
+    static final int MAX_CONNECTIONS = 64;
+
+
     public static final String IDENTIFIER = "s3";
 
     private static final Logger LOG = LoggerFactory.getLogger(S3JobInfoStoreFactory.class);
@@ -169,6 +177,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 .credentialsProvider(credentials)
                 .forcePathStyle(settings.pathStyle)
                 .httpClientBuilder(ApacheHttpClient.builder()
+                        .maxConnections(MAX_CONNECTIONS) // every restore loader gets a connection of its own
                         .connectionTimeout(settings.connectionTimeout)
                         .socketTimeout(settings.socketTimeout))
                 .overrideConfiguration(o -> o.retryStrategy(retry).apiCallTimeout(settings.callTimeout));

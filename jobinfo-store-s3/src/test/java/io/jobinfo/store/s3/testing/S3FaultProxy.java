@@ -28,7 +28,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * server that ignores it; only usable with an unauthenticated server, since the header is signed), forward a
  * PutObject to the server and then close the client's connection without its answer (a request carried out whose
  * answer was lost: {@link #forwardThenDropPutObjectAnswers}), or refuse every connection from now on
- * ({@link #refuseConnections()}).
+ * ({@link #refuseConnections()}). It can also add a fixed latency to every request ({@link #latency}).
  *
  * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
  * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
