@@ -79,7 +79,8 @@ final class MemberProcess implements AutoCloseable {
         Process p = ChildJvms.start(MemberMain.class.getName(), jvm, List.of(), err);
         MemberProcess m = new MemberProcess(name, port, p, extraJvm.contains("-Dit.lite=true"));
         try {
-            m.await("0", l -> l.startsWith("UP "), Duration.ofSeconds(90));
+            // generous: on a loaded machine a member JVM with Hadoop on its classpath can take minutes to start
+            m.await("0", l -> l.startsWith("UP "), Duration.ofSeconds(Integer.getInteger("it.memberStartSeconds", 300)));
         } catch (Exception e) {
             m.kill9();
             throw new IllegalStateException("member " + name + " did not start; see " + err, e);
