@@ -66,7 +66,34 @@ class SoakTest {
         Deque<Long> live = new ArrayDeque<>();
         Set<Long> removed = new TreeSet<>();
         Set<Long> unacked = new TreeSet<>();
-        long nextId = 1;
+        try {
+            soak(length, killEvery, rnd, report, backend, ns, live, removed, unacked, 1);
+        } catch (Throwable t) {
+            report.failedOps.add("the soak failed: " + t);
+            throw t;
+        } finally {
+            try {
+                report.write(OUT); // also after a failure: the figures so far
+            } catch (Exception e) {
+                System.err.println("SoakTest: could not write the report: " + e);
+            }
+        }
+        assertThat(report.failedOps).as("failed operations outside kills").isEmpty();
+        assertThat(report.lostAtRestore).as("acknowledged jobs missing or torn at a restore").isZero();
+        assertThat(report.finalLost).as("acknowledged jobs lost").isZero();
+        assertThat(report.finalTorn).as("torn").isZero();
+        assertThat(report.finalNoBlob).as("pointers without blob").isZero();
+        assertThat(report.removedStillThere).as("removed jobs still there").isZero();
+        assertThat(report.orphansAfterGc).as("orphans after GC").isZero();
+        assertThat(report.kills).as("master kills").hasSizeGreaterThanOrEqualTo(
+                (int) Math.max(1, length.toSeconds() / killEvery / 2));
+        assertThat(report.flatness()).as("heap, descriptors and threads flat").allMatch(f -> f.flat());
+    }
+
+    private static long soak(Duration length, long killEvery, Random rnd, SoakReport report, Backend backend,
+                             String ns, Deque<Long> live, Set<Long> removed, Set<Long> unacked, long firstId)
+            throws Exception {
+        long nextId = firstId;
         try (JobInfoStore store = backend.open(ns);
              ProcessCluster cluster = new ProcessCluster("soak", 5774, 12, backend.config(ns),
                      List.of("-Xmx384m", "-Dit.cache.maxBytes=" + CACHE_MAX_BYTES, "-Dit.heartbeatTimeoutSeconds=30"))) {
@@ -179,17 +206,7 @@ class SoakTest {
             report.orphansAfterGc = after.orphans().size() + after.incomplete();
             report.finalLost += after.lost().size();
         }
-        report.write(OUT);
-        assertThat(report.failedOps).as("failed operations outside kills").isEmpty();
-        assertThat(report.lostAtRestore).as("acknowledged jobs missing or torn at a restore").isZero();
-        assertThat(report.finalLost).as("acknowledged jobs lost").isZero();
-        assertThat(report.finalTorn).as("torn").isZero();
-        assertThat(report.finalNoBlob).as("pointers without blob").isZero();
-        assertThat(report.removedStillThere).as("removed jobs still there").isZero();
-        assertThat(report.orphansAfterGc).as("orphans after GC").isZero();
-        assertThat(report.kills).as("master kills").hasSizeGreaterThanOrEqualTo(
-                (int) Math.max(1, length.toSeconds() / killEvery / 2));
-        assertThat(report.flatness()).as("heap, descriptors and threads flat").allMatch(f -> f.flat());
+        return nextId;
     }
 
     private static long nextKillDelay(long killEverySeconds, Random rnd) {
