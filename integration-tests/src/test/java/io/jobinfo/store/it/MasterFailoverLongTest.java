@@ -181,7 +181,8 @@ class MasterFailoverLongTest {
         private long kills;
         private long blobLength;
         private String finalCheck = "";
-        private int leftAfterGc;
+        /** -1 until the final audit and GC ran (a run that failed before them has not measured it). */
+        private int leftAfterGc = -1;
         private int orphansBeforeGc;
         private int gcDeleted;
 
@@ -518,7 +519,8 @@ class MasterFailoverLongTest {
                 }
                 t.counts.forEach((k, v) -> notes.add(k + ": " + v));
                 if (scenario.equals("idle")) {
-                    notes.add(finalCheck);
+                    notes.add(leftAfterGc < 0 ? "the run failed before its final audit and GC: orphans after GC not"
+                            + " measured (-1)" : finalCheck);
                 }
                 ReliabilityReport.add(new ReliabilityReport.Row("failover", "master kill -9: "
                         + label(scenario), backend.name(), t.trials, acked.size(), t.lost.size(), t.torn.size(),
