@@ -43,6 +43,17 @@ final class Audit {
         return MemberMain.sha256(expected(id, size));
     }
 
+    /** Drops the kept bytes of {@code id} (a job that is gone for good: long runs keep memory bounded). */
+    static void forget(long id, int size) {
+        EXPECTED.remove(id + "/" + size);
+    }
+
+    /** Like {@link #expectedSha} without keeping the bytes (for long runs over many ids). */
+    static String expectedShaUncached(long id, int size) {
+        byte[] kept = EXPECTED.get(id + "/" + size);
+        return MemberMain.sha256(kept != null ? kept : CODEC.encode(GENERATOR.generate(id, size)));
+    }
+
     /**
      * Figures of one audit.
      *

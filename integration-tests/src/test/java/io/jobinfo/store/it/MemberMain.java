@@ -7,6 +7,7 @@ import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
@@ -16,7 +17,6 @@ import io.jobinfo.store.service.JobInfoSerialization;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.service.SubmitObserver;
-import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -42,10 +42,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code SUBMIT <id> <bytes> [BEFORE_BLOB|AFTER_BLOB|AFTER_POINTER]} - {@code ACK <id>} or
  *   {@code FAIL <id> <exception> <message>}; with a crash point, {@code AT <point>} is printed when the submit
  *   reaches it and the submitting thread then waits forever, for the test to {@code kill -9} this JVM</li>
+ *   <li>{@code SUBMIT <id> <bytes> DURING_BLOB:<k>} - like the crash points above, but the submit parks inside
+ *   the blob write, once the real store has read {@code k} bytes of the blob ({@link ParkingStore}); {@code AT
+ *   DURING_BLOB} is printed when it parks</li>
  *   <li>{@code RESTORE [parkAfter]} - {@code RESTORED <id> <sha256 of the re-encoded job>} per job,
  *   {@code RESTORE_FAILED <id> <message>}, then {@code RESTORE_DONE <restored> <failed>}; with {@code parkAfter},
  *   {@code AT RESTORE} is printed after that many jobs and every restore thread parks</li>
+ *   <li>{@code GET <id> <bytes>} - {@code GOT <id> <sha256>} (the job read through the registry, its cache first)
+ *   or {@code MISSING <id>}; {@code FAIL <id> ...} on an error</li>
+ *   <li>{@code REMOVE <id>} - {@code REMOVED <id> <true|false>} (the job end: pointer and blob go) or {@code FAIL}</li>
+ *   <li>{@code STATS} - {@code STATS <heap used after a full GC> <threads> <cached bytes> <cache max bytes>}</li>
+ *   <li>{@code PROMOTE} - a standby (started with {@code -Dit.lite=true}: a Hazelcast lite member, in the cluster
+ *   but holding no partitions and no registry) becomes a data member and builds its registry: {@code PROMOTED}</li>
  * </ul>
+ * A standby is how the long mode takes JVM start and join out of the time of a trial: after a kill, a standby is
+ * promoted and owns its share of the partitions like a member that has just joined.
  * The job of id {@code n} is always {@code new JobGenerator(seed).generate(n, bytes)}, so the test knows what bytes
  * an acknowledged job must have.
  */
@@ -66,8 +77,15 @@ public final class MemberMain {
         int portCount = Integer.getInteger("it.portCount");
         JobGenerator generator = new JobGenerator(Long.getLong("it.jobSeed", 2026));
 
-        HazelcastInstance hz = Hazelcast.newHazelcastInstance(memberConfig(cluster, port, portBase, portCount));
-        JobInfoStore store = JobInfoStores.open(storageConfigFromSystemProperties());
+        boolean lite = Boolean.getBoolean("it.lite");
+        Config hzConfig = memberConfig(cluster, port, portBase, portCount);
+        hzConfig.setLiteMember(lite);
+        // a killed member is dropped within about a second anyway (its connections are refused); a longer heartbeat
+        // timeout keeps members of a loaded machine from suspecting each other (the long mode sets it)
+        hzConfig.setProperty("hazelcast.max.no.heartbeat.seconds", System.getProperty("it.heartbeatTimeoutSeconds",
+                "6"));
+        HazelcastInstance hz = Hazelcast.newHazelcastInstance(hzConfig);
+        ParkingStore store = new ParkingStore(JobInfoStores.open(storageConfigFromSystemProperties()));
         Map<Long, String> armed = new ConcurrentHashMap<>();
         SubmitObserver crashPoints = new SubmitObserver() {
             @Override
@@ -93,8 +111,14 @@ public final class MemberMain {
                 }
             }
         };
-        RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry
-                .builder(hz, store, CODEC).fencing(true).restoreParallelism(4).submitObserver(crashPoints).build();
+        long cacheMax = Long.getLong("it.cache.maxBytes", CacheConfig.DEFAULT_MAX_BYTES);
+        java.util.function.Supplier<RunningJobInfoRegistry<JobImmutableInformation>> build = () ->
+                RunningJobInfoRegistry.builder(hz, store, CODEC).fencing(true).restoreParallelism(4)
+                        .cache(new CacheConfig(cacheMax, Math.min(cacheMax, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
+                                CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS))
+                        .submitObserver(crashPoints).build();
+        java.util.concurrent.atomic.AtomicReference<RunningJobInfoRegistry<JobImmutableInformation>> registries =
+                new java.util.concurrent.atomic.AtomicReference<>(lite ? null : build.get());
         ExecutorService workers = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "command");
             t.setDaemon(true);
@@ -112,11 +136,19 @@ public final class MemberMain {
             String tag = w[0];
             workers.submit(() -> {
                 try {
+                    RunningJobInfoRegistry<JobImmutableInformation> registry = registries.get();
+                    if (registry == null && !w[1].equals("SAFE") && !w[1].equals("PROMOTE")
+                            && !w[1].equals("STATS") && !w[1].equals("EXIT")) {
+                        reply(tag, "ERR standby: PROMOTE it first");
+                        return;
+                    }
                     switch (w[1]) {
                         case "SAFE" -> {
                             // members, cluster safe (asked only when the expected size is seen; bounded: a query
                             // to a member that just died can hang), whether this member is the oldest (master)
-                            int size = hz.getCluster().getMembers().size();
+                            // (data members: a standby lite member holds no partitions and is not counted)
+                            int size = (int) hz.getCluster().getMembers().stream().filter(m -> !m.isLiteMember())
+                                    .count();
                             Member oldest = hz.getCluster().getMembers().iterator().next();
                             boolean safe = false;
                             if (w.length < 3 || Integer.parseInt(w[2]) == size) {
@@ -136,7 +168,10 @@ public final class MemberMain {
                         case "SUBMIT" -> {
                             long id = Long.parseLong(w[2]);
                             int bytes = Integer.parseInt(w[3]);
-                            if (w.length > 4) {
+                            if (w.length > 4 && w[4].startsWith("DURING_BLOB:")) {
+                                store.arm(id, Long.parseLong(w[4].substring("DURING_BLOB:".length())),
+                                        () -> reply(tag, "AT DURING_BLOB"));
+                            } else if (w.length > 4) {
                                 armed.put(id, tag + " " + w[4]);
                             }
                             try {
@@ -148,6 +183,41 @@ public final class MemberMain {
                             }
                         }
                         case "RESTORE" -> restore(tag, registry, w.length > 2 ? Integer.parseInt(w[2]) : -1);
+                        case "GET" -> {
+                            long id = Long.parseLong(w[2]);
+                            try {
+                                reply(tag, registry.get(id).map(j -> "GOT " + id + " " + sha256(CODEC.encode(j)))
+                                        .orElse("MISSING " + id));
+                            } catch (Exception e) {
+                                reply(tag, "FAIL " + id + " " + e.getClass().getSimpleName() + " "
+                                        + oneLine(e.getMessage()));
+                            }
+                        }
+                        case "REMOVE" -> {
+                            long id = Long.parseLong(w[2]);
+                            try {
+                                reply(tag, "REMOVED " + id + " " + registry.remove(id));
+                            } catch (Exception e) {
+                                reply(tag, "FAIL " + id + " " + e.getClass().getSimpleName() + " "
+                                        + oneLine(e.getMessage()));
+                            }
+                        }
+                        case "STATS" -> {
+                            System.gc();
+                            long heap = java.lang.management.ManagementFactory.getMemoryMXBean()
+                                    .getHeapMemoryUsage().getUsed();
+                            int threads = java.lang.management.ManagementFactory.getThreadMXBean().getThreadCount();
+                            reply(tag, "STATS " + heap + " " + threads + " "
+                                    + (registry == null ? 0 : registry.cachedBytes()) + " "
+                                    + (registry == null ? 0 : registry.cacheMaxBytes()));
+                        }
+                        case "PROMOTE" -> {
+                            if (registry == null) {
+                                promote(hz);
+                                registries.compareAndSet(null, build.get());
+                            }
+                            reply(tag, "PROMOTED");
+                        }
                         case "EXIT" -> Runtime.getRuntime().halt(0);
                         default -> reply(tag, "ERR unknown command " + w[1]);
                     }
@@ -175,6 +245,25 @@ public final class MemberMain {
         reply(tag, "RESTORE_DONE " + report.restored().size() + " " + report.failed().size());
     }
 
+    /** Promotes this lite member, retrying while the cluster is changing (a member just died, a join is on). */
+    private static void promote(HazelcastInstance hz) throws InterruptedException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (true) {
+            try {
+                hz.getCluster().promoteLocalLiteMember();
+                return;
+            } catch (RuntimeException e) {
+                if (!hz.getCluster().getLocalMember().isLiteMember()) {
+                    return; // the promotion landed, its answer was lost
+                }
+                if (System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(100);
+            }
+        }
+    }
+
     static String sha256(byte[] bytes) {
         try {
             return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
@@ -183,7 +272,7 @@ public final class MemberMain {
         }
     }
 
-    private static void parkForever() {
+    static void parkForever() {
         while (true) {
             try {
                 Thread.sleep(60_000);

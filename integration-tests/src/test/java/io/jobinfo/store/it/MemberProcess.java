@@ -27,13 +27,16 @@ final class MemberProcess implements AutoCloseable {
     private final Writer stdin;
     private final List<String> replies = new ArrayList<>();
     private final AtomicInteger tags = new AtomicInteger();
+    private final Thread reader;
+    private volatile boolean standby;
 
-    private MemberProcess(String name, int port, Process process) {
+    private MemberProcess(String name, int port, Process process, boolean standby) {
         this.name = name;
         this.port = port;
         this.process = process;
+        this.standby = standby;
         this.stdin = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
-        Thread reader = new Thread(this::readReplies, "stdout-" + name);
+        this.reader = new Thread(this::readReplies, "stdout-" + name);
         reader.setDaemon(true);
         reader.start();
     }
@@ -44,7 +47,17 @@ final class MemberProcess implements AutoCloseable {
      */
     static MemberProcess start(String name, String cluster, int port, int portBase, int portCount,
                                JobInfoStorageConfig storage, Path logDir) throws Exception {
-        List<String> jvm = new ArrayList<>(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        return start(name, cluster, port, portBase, portCount, storage, logDir, List.of("-Xmx384m"));
+    }
+
+    /**
+     * Like {@link #start(String, String, int, int, int, JobInfoStorageConfig, Path)} with these JVM options (heap,
+     * {@code -Dit.lite=true} for a standby, {@code -Dit.cache.maxBytes=...}).
+     */
+    static MemberProcess start(String name, String cluster, int port, int portBase, int portCount,
+                               JobInfoStorageConfig storage, Path logDir, List<String> extraJvm) throws Exception {
+        List<String> jvm = new ArrayList<>(extraJvm);
+        jvm.addAll(List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
                 "-Xshare:auto", "-Dhazelcast.logging.type=slf4j", "-Dhazelcast.phone.home.enabled=false",
                 "-Dlogback.configurationFile=" + logbackChildConfig(),
                 "-Dit.cluster=" + cluster, "-Dit.port=" + port, "-Dit.portBase=" + portBase,
@@ -64,9 +77,10 @@ final class MemberProcess implements AutoCloseable {
                 "jdk.management/com.sun.management.internal=ALL-UNNAMED"));
         File err = logDir.resolve(name + ".stderr.log").toFile();
         Process p = ChildJvms.start(MemberMain.class.getName(), jvm, List.of(), err);
-        MemberProcess m = new MemberProcess(name, port, p);
+        MemberProcess m = new MemberProcess(name, port, p, extraJvm.contains("-Dit.lite=true"));
         try {
-            m.await("0", l -> l.startsWith("UP "), Duration.ofSeconds(90));
+            // generous: on a loaded machine a member JVM with Hadoop on its classpath can take minutes to start
+            m.await("0", l -> l.startsWith("UP "), Duration.ofSeconds(Integer.getInteger("it.memberStartSeconds", 300)));
         } catch (Exception e) {
             m.kill9();
             throw new IllegalStateException("member " + name + " did not start; see " + err, e);
@@ -116,6 +130,28 @@ final class MemberProcess implements AutoCloseable {
 
     boolean alive() {
         return process.isAlive();
+    }
+
+    /** A standby (lite member, no partitions, no registry) that has not been promoted yet. */
+    boolean standby() {
+        return standby;
+    }
+
+    /** Promotes a standby to a data member with its registry ({@code PROMOTE}). */
+    void promote(Duration timeout) throws Exception {
+        String reply = call("PROMOTE", timeout);
+        if (!reply.equals("PROMOTED")) {
+            throw new IllegalStateException("member " + name + " was not promoted: " + reply);
+        }
+        standby = false;
+    }
+
+    /**
+     * After a kill: waits until every line the process wrote before it died has been read, so that {@link #replies}
+     * holds every answer that reached this JVM (an {@code ACK} among them is an acknowledged submit).
+     */
+    void drain(Duration timeout) throws InterruptedException {
+        reader.join(timeout.toMillis());
     }
 
     /** Sends a command and returns its tag; replies are read with {@link #await} or {@link #replies}. */

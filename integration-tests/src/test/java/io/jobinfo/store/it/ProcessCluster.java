@@ -28,10 +28,18 @@ final class ProcessCluster implements AutoCloseable {
     private final Path logDir;
     private final List<MemberProcess> members = new ArrayList<>();
     private final List<HazelcastInstance> clients = new ArrayList<>();
+    private final List<String> jvmOptions;
     private int nextPort;
     private int started;
 
     ProcessCluster(String prefix, int portBase, int portCount, JobInfoStorageConfig storage) throws Exception {
+        this(prefix, portBase, portCount, storage, List.of("-Xmx384m"));
+    }
+
+    /** With these JVM options for every member (heap size, {@code -Dit.cache.maxBytes=...}). */
+    ProcessCluster(String prefix, int portBase, int portCount, JobInfoStorageConfig storage, List<String> jvmOptions)
+            throws Exception {
+        this.jvmOptions = List.copyOf(jvmOptions);
         if (portBase < 5701 || portBase + portCount - 1 > 5799) {
             throw new IllegalArgumentException("member ports must lie in 5701-5799");
         }
@@ -72,13 +80,51 @@ final class ProcessCluster implements AutoCloseable {
     }
 
     MemberProcess addMember() throws Exception {
+        return addMember(false);
+    }
+
+    /**
+     * Starts a standby: a member JVM in the cluster as a Hazelcast lite member (no partitions, no registry) that
+     * {@link #promoteStandby} turns into a data member. It joins after every member started before it, so it is
+     * younger than all of them and never the master while they live.
+     */
+    MemberProcess addStandby() throws Exception {
+        return addMember(true);
+    }
+
+    CompletableFuture<MemberProcess> addStandbyAsync() {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return addStandby();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    /** Promotes the oldest live standby to a data member (see {@link MemberMain}'s {@code PROMOTE}). */
+    MemberProcess promoteStandby(Duration timeout) throws Exception {
+        MemberProcess standby;
+        synchronized (members) {
+            standby = members.stream().filter(m -> m.alive() && m.standby()).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no standby member is up"));
+        }
+        standby.promote(timeout);
+        return standby;
+    }
+
+    private MemberProcess addMember(boolean standby) throws Exception {
         int port;
         String name;
         synchronized (this) {
             port = takePort();
-            name = "member" + (started++) + "-" + port;
+            name = (standby ? "standby" : "member") + (started++) + "-" + port;
         }
-        MemberProcess m = MemberProcess.start(name, clusterName, port, portBase, portCount, storage, logDir);
+        List<String> jvm = new ArrayList<>(jvmOptions);
+        if (standby) {
+            jvm.add("-Dit.lite=true");
+        }
+        MemberProcess m = MemberProcess.start(name, clusterName, port, portBase, portCount, storage, logDir, jvm);
         synchronized (members) {
             members.add(m);
         }
@@ -101,12 +147,22 @@ final class ProcessCluster implements AutoCloseable {
         }
     }
 
-    /** Waits until every live member sees {@code size} members and all partitions have their backups. */
+    /** The live members that hold data: every live member but unpromoted standbys. */
+    List<MemberProcess> liveData() {
+        synchronized (members) {
+            return members.stream().filter(m -> m.alive() && !m.standby()).toList();
+        }
+    }
+
+    /**
+     * Waits until every live data member sees {@code size} data members and all partitions have their backups
+     * (standbys are not counted).
+     */
     void awaitSafe(int size, Duration timeout) throws Exception {
         long deadline = System.nanoTime() + timeout.toNanos();
         String last = "";
         while (System.nanoTime() < deadline) {
-            List<MemberProcess> live = live();
+            List<MemberProcess> live = liveData();
             boolean ok = live.size() == size;
             StringBuilder seen = new StringBuilder();
             for (MemberProcess m : live) {
@@ -128,7 +184,7 @@ final class ProcessCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             List<MemberProcess> masters = new ArrayList<>();
-            for (MemberProcess m : live()) {
+            for (MemberProcess m : liveData()) {
                 if (Boolean.parseBoolean(m.call("SAFE 0", Duration.ofSeconds(30)).split(" ")[3])) {
                     masters.add(m);
                 }

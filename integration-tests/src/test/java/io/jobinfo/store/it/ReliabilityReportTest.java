@@ -49,4 +49,33 @@ class ReliabilityReportTest {
             assertThat(files).containsExactly(docs);
         }
     }
+
+    @Test
+    void publishingKeepsThePublishedSoakSectionAndTheSoakPublisherReplacesOnlyIt(@TempDir Path dir) throws Exception {
+        Path docs = Files.createDirectories(dir.resolve("docs")).resolve("reliability.md");
+        String emptySoak = PublishReliabilityReport.SOAK_BEGIN + ": placeholder -->\nnone yet\n"
+                + PublishReliabilityReport.SOAK_END;
+        Path complete = dir.resolve(PublishReliabilityReport.COMPLETE_NAME);
+        Files.writeString(complete, "# Reliability\nrun 1\n" + emptySoak + "\n");
+        PublishReliabilityReport.publish(complete, docs);
+        assertThat(Files.readString(docs)).contains("run 1", "none yet");
+
+        Path soak = Files.createDirectories(dir.resolve("soak"));
+        assertThatThrownBy(() -> PublishSoakReport.publish(soak, docs.getParent()))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("run the soak first");
+        Files.writeString(soak.resolve("soak.md"), "## Soak\n| figure | value |\n");
+        Files.write(soak.resolve("soak.png"), new byte[] {1, 2, 3});
+        PublishSoakReport.publish(soak, docs.getParent());
+        String page = Files.readString(docs);
+        assertThat(page).startsWith("# Reliability\nrun 1\n").contains("## Soak\n| figure | value |")
+                .doesNotContain("none yet").endsWith(PublishReliabilityReport.SOAK_END + "\n");
+        assertThat(Files.readAllBytes(docs.getParent().resolve("reliability").resolve("soak.png")))
+                .containsExactly(1, 2, 3);
+
+        // a new reliability report replaces everything but the soak section
+        Files.writeString(complete, "# Reliability\nrun 2\n" + emptySoak + "\n");
+        PublishReliabilityReport.publish(complete, docs);
+        assertThat(Files.readString(docs)).contains("run 2", "## Soak\n| figure | value |")
+                .doesNotContain("run 1", "none yet");
+    }
 }

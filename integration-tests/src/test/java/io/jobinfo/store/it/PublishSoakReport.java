@@ -1,0 +1,72 @@
+package io.jobinfo.store.it;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Puts the result of a {@link SoakTest} run into the docs: {@code integration-tests/target/soak/soak.png} becomes
+ * {@code docs/reliability/soak.png} and {@code soak.md} becomes the soak section of {@code docs/reliability.md}
+ * (between its {@code <!-- soak:begin ... -->} and {@code <!-- soak:end -->} markers; the rest of the page is left
+ * as it is). The soak itself never writes tracked files; run this from the repository root after it:
+ * <pre>
+ * java -cp integration-tests/target/test-classes io.jobinfo.store.it.PublishSoakReport
+ * </pre>
+ * Needs nothing but the JDK. Exits 2, changing nothing, when there is no soak result, or the page has no soak
+ * section; the message says what to do.
+ */
+public final class PublishSoakReport {
+
+    private PublishSoakReport() {
+    }
+
+    public static void main(String[] args) {
+        Path root = Path.of(args.length > 0 ? args[0] : ".");
+        try {
+            publish(root.resolve("integration-tests").resolve("target").resolve("soak"), root.resolve("docs"));
+            System.out.println("wrote " + root.resolve("docs").resolve("reliability.md") + " and "
+                    + root.resolve("docs").resolve("reliability").resolve("soak.png"));
+        } catch (IllegalStateException | IOException e) {
+            System.err.println("PublishSoakReport: " + e.getMessage());
+            System.exit(2);
+        }
+    }
+
+    /**
+     * Publishes {@code soakDir}'s {@code soak.md} and {@code soak.png} into {@code docsDir}.
+     *
+     * @throws IllegalStateException a result file is missing, or {@code docsDir/reliability.md} has no soak section
+     */
+    static void publish(Path soakDir, Path docsDir) throws IOException {
+        Path md = soakDir.resolve("soak.md");
+        Path png = soakDir.resolve("soak.png");
+        if (!Files.isRegularFile(md) || !Files.isRegularFile(png)) {
+            throw new IllegalStateException(md + " or " + png + " does not exist: run the soak first (mvn -B -pl"
+                    + " integration-tests -am verify -Djobinfo.it.soak=true -Dtest=SoakTest"
+                    + " -Dsurefire.failIfNoSpecifiedTests=false), from the repository root");
+        }
+        Path page = docsDir.resolve("reliability.md");
+        if (!Files.isRegularFile(page)) {
+            throw new IllegalStateException(page + " does not exist: run this from the repository root or give the"
+                    + " root as the argument");
+        }
+        String text = Files.readString(page);
+        if (PublishReliabilityReport.section(text) == null) {
+            throw new IllegalStateException(page + " has no soak section (" + PublishReliabilityReport.SOAK_BEGIN
+                    + " ... " + PublishReliabilityReport.SOAK_END + "): publish the reliability report first");
+        }
+        String section = PublishReliabilityReport.SOAK_BEGIN + ": this section is written by PublishSoakReport (see"
+                + " SoakTest); PublishReliabilityReport keeps it -->\n" + Files.readString(md).strip() + "\n"
+                + PublishReliabilityReport.SOAK_END;
+        Path images = Files.createDirectories(docsDir.resolve("reliability"));
+        Files.copy(png, images.resolve("soak.png"), StandardCopyOption.REPLACE_EXISTING);
+        Path tmp = Files.createTempFile(docsDir, ".reliability-", ".md");
+        try {
+            Files.writeString(tmp, PublishReliabilityReport.replaceSection(text, section));
+            Files.move(tmp, page, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}
