@@ -113,7 +113,7 @@ public final class DropInSettings {
     }
 
     /** Like {@link #load} for a parsed seatunnel.yaml ({@code where} names it in messages). */
-    static DropInSettings fromRoot(Map<?, ?> root, String where, Properties system) {
+    public static DropInSettings fromRoot(Map<?, ?> root, String where, Properties system) {
         Object section = sectionOf(root);
         if (section == null) {
             throw new DropInRefusedException("the jobinfo-store drop-in is installed (its jar is on the classpath) but "
