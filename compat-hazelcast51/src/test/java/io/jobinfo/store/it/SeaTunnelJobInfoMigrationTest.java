@@ -15,6 +15,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
+import io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;
 import io.jobinfo.store.service.InlineJobInfo;
@@ -59,6 +60,8 @@ class SeaTunnelJobInfoMigrationTest {
     private static final String MAP = "engine_runningJobInfo";
     private static final int PORT_BASE = 5785;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Finds the pointer inside a migrated SeaTunnel JobInfo (the drop-in's reference). */
+    private static final SeaTunnelJobInfoFormat SEATUNNEL = new SeaTunnelJobInfoFormat();
 
     @TempDir
     Path tmp;
@@ -123,7 +126,13 @@ class SeaTunnelJobInfoMigrationTest {
                     long k = keys.get(r.nextInt(keys.size()));
                     Object v = map.get(k);
                     reads.incrementAndGet();
-                    if (v instanceof JobInfo) {
+                    if (SEATUNNEL.pointerIn(v) != null) {
+                        JobInfoPointer p = SEATUNNEL.pointerIn(v);
+                        if (p.initializationTimestamp() != timestamps.get(k) || p.codecId() != 2
+                                || !((JobInfo) v).getInitializationTimestamp().equals(timestamps.get(k))) {
+                            readerProblem.set("job " + k + ": reference " + p + " lost the timestamp or codec");
+                        }
+                    } else if (v instanceof JobInfo) {
                         if (!Arrays.equals(ss.toData(v).toByteArray(), originalValueBytes.get(k))) {
                             readerProblem.set("job " + k + ": a JobInfo other than the original");
                         }
@@ -171,9 +180,14 @@ class SeaTunnelJobInfoMigrationTest {
             assertThat(migrate.json.get("failed").asInt()).isZero();
             assertThat(migrate.json.get("migrated").asInt()).as(migrate.toString()).isGreaterThanOrEqualTo(entries);
             for (Map.Entry<Long, RealSeaTunnelJob> e : jobs.entrySet()) {
+                // SeaTunnel reads every value as its JobInfo: the migrated one is a JobInfo holding the drop-in's
+                // reference (type id JIS1), never a bare pointer
                 Object v = map.get(e.getKey());
-                assertThat(v).isInstanceOf(JobInfoPointer.class);
-                JobInfoPointer p = (JobInfoPointer) v;
+                assertThat(v).isInstanceOf(JobInfo.class);
+                assertThat(((JobInfo) v).getJobImmutableInformation().getType())
+                        .isEqualTo(io.jobinfo.store.seatunnel.dropin.JobInfoReferenceSerializer.TYPE_ID);
+                JobInfoPointer p = SEATUNNEL.pointerIn(v);
+                assertThat(p).isNotNull();
                 assertThat(p.initializationTimestamp()).isEqualTo(timestamps.get(e.getKey()));
                 assertThat(p.codecId()).isEqualTo(SeaTunnelJobDataCodec.ID);
                 assertThat(p.payloadLength()).isEqualTo(e.getValue().size());
@@ -220,7 +234,7 @@ class SeaTunnelJobInfoMigrationTest {
             Cli again = cli(cluster, storageYaml, "migrate", "--json");
             assertThat(again.exit).as(again.toString()).isZero();
             assertThat(again.json.get("migrated").asInt()).isEqualTo(entries);
-            assertThat(map.values()).allMatch(v -> v instanceof JobInfoPointer);
+            assertThat(map.values()).allMatch(v -> v instanceof JobInfoPointer || SEATUNNEL.pointerIn(v) != null);
 
             Cli gc = cli(cluster, storageYaml, "gc", "--json");
             assertThat(gc.exit).as(gc.toString()).isZero();
@@ -231,7 +245,7 @@ class SeaTunnelJobInfoMigrationTest {
     /** What the engine does when a job ends: remove the entry, and the blob if the entry was a pointer. */
     private static void endJob(IMap<Long, Object> map, JobInfoStore store, long jobId) {
         Object old = map.remove(jobId);
-        if (old instanceof JobInfoPointer) {
+        if (old instanceof JobInfoPointer || SEATUNNEL.pointerIn(old) != null) {
             try {
                 store.delete(jobId);
             } catch (Exception e) {

@@ -32,7 +32,7 @@ import picocli.CommandLine;
 class CommandExamplesTest {
 
     /** Tools the docs may show besides our own; checked for bash syntax only. */
-    private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit");
+    private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit", "cp", "rm", "curl");
 
     @Test
     void everyBashBlockIsValidBash() throws Exception {

@@ -1,13 +1,17 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.service.JobInfoPointer;
+
 import io.jobinfo.store.codec.CodecException;
 
 /**
  * One shape of an inline value in the job map that {@link Migrator}, {@link Verifier} and the command line tool
  * understand: how to recognise it, what job it holds, and how to build it again when a pointer is rolled back. The
- * pointer that replaces an inline value is always a {@link io.jobinfo.store.service.JobInfoPointer}, which keeps the
+ * pointer that replaces an inline value is a {@link io.jobinfo.store.service.JobInfoPointer}, which keeps the
  * initialization timestamp and the codec id, so a rollback can rebuild the value of the format that
- * {@link #restores(int) restores} that codec.
+ * {@link #restores(int) restores} that codec. By default the map holds the pointer itself; a format whose readers
+ * expect their own value class in the map (SeaTunnel's engine reads every value as its {@code JobInfo}) wraps the
+ * pointer in that class instead ({@link #pointerValue}) and finds it there again ({@link #pointerIn}).
  *
  * <p>Implementations: {@link InlineJobInfoFormat} (this library's {@code InlineJobInfo}) and, in
  * {@code jobinfo-store-seatunnel}, the format of SeaTunnel's own {@code JobInfo}. Implementations never deserialize
@@ -42,4 +46,27 @@ public interface JobValueFormat {
 
     /** Serialized size of this format's value holding a job of {@code payloadLength} bytes, as the map stores it. */
     long valueBytes(long payloadLength);
+
+    /**
+     * The map value that stands for {@code pointer} once a value of this format has been migrated. Default: the
+     * pointer itself.
+     */
+    default Object pointerValue(JobInfoPointer pointer) {
+        return pointer;
+    }
+
+    /**
+     * The pointer inside {@code value} if {@code value} is this format's wrapped pointer ({@link #pointerValue}), else
+     * {@code null}. Default: {@code null} (the pointer is stored bare). Never throws for a value of another kind.
+     */
+    default JobInfoPointer pointerIn(Object value) {
+        return null;
+    }
+
+    /**
+     * Serialized size of {@link #pointerValue} for a store id, as the map stores it. Default: a bare pointer's.
+     */
+    default long pointerValueBytes(String storeId) {
+        return Migrator.pointerValueBytes(storeId);
+    }
 }

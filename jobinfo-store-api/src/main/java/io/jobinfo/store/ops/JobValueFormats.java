@@ -1,5 +1,7 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.service.JobInfoPointer;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -51,6 +53,26 @@ public final class JobValueFormats {
         for (JobValueFormat f : formats) {
             if (f.recognises(value)) {
                 return f;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The pointer {@code value} is: a bare {@link JobInfoPointer}, or one a format wrapped in its own value class
+     * ({@link JobValueFormat#pointerIn}); {@code null} for an inline value, a claim, an unknown value or null.
+     */
+    public JobInfoPointer pointerOf(Object value) {
+        if (value == null) {
+            return null;
+        }
+        if (value instanceof JobInfoPointer) {
+            return (JobInfoPointer) value;
+        }
+        for (JobValueFormat f : formats) {
+            JobInfoPointer p = f.pointerIn(value);
+            if (p != null) {
+                return p;
             }
         }
         return null;

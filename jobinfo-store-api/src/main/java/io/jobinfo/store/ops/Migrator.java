@@ -340,7 +340,7 @@ public final class Migrator {
             if (value == null || value instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt); // a marker: the job ended, its blob is being deleted
             }
-            if (value instanceof JobInfoPointer) {
+            if (formats.pointerOf(value) != null) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
             }
             JobValueFormat format = formats.forValue(value);
@@ -355,7 +355,7 @@ public final class Migrator {
                         + e.getMessage() + "; the entry stays as it is", attempt);
             }
             byte[] payload = inline.payload();
-            long freedPerCopy = format.valueBytes(payload.length) - pointerValueBytes(store.storeId());
+            long freedPerCopy = format.valueBytes(payload.length) - format.pointerValueBytes(store.storeId());
             if (dryRun) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
@@ -392,13 +392,14 @@ public final class Migrator {
             }
             JobInfoPointer pointer = new JobInfoPointer(jobId, inline.initializationTimestamp(), store.storeId(),
                     header);
+            Object pointerValue = format.pointerValue(pointer);
             listener.beforeReplace(jobId, attempt);
             boolean replaced;
             try {
-                replaced = map.replace(jobId, value, pointer);
+                replaced = map.replace(jobId, value, pointerValue);
             } catch (RuntimeException e) {
                 // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
-                replaced = pointer.equals(map.get(jobId));
+                replaced = pointer.equals(formats.pointerOf(map.get(jobId)));
             }
             if (replaced) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
@@ -412,7 +413,7 @@ public final class Migrator {
             if (now instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt); // being deleted by its deleter (the blob with it)
             }
-            if (now instanceof JobInfoPointer) {
+            if (formats.pointerOf(now) != null) {
                 return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
             }
             if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
@@ -431,13 +432,13 @@ public final class Migrator {
             if (value == null || value instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt);
             }
-            if (formats.forValue(value) != null) {
+            JobInfoPointer pointer = formats.pointerOf(value);
+            if (pointer == null && formats.forValue(value) != null) {
                 return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
             }
-            if (!(value instanceof JobInfoPointer)) {
+            if (pointer == null) {
                 return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
             }
-            JobInfoPointer pointer = (JobInfoPointer) value;
             if (!pointer.storeId().equals(store.storeId())) {
                 return fail(jobId, Reason.OTHER_STORE, "the pointer names store '" + pointer.storeId()
                         + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
@@ -449,7 +450,7 @@ public final class Migrator {
                         + ") restores codec id " + pointer.codecId() + "; the pointer was kept, rerun with a"
                         + " value format that does", attempt);
             }
-            long freedPerCopy = pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
+            long freedPerCopy = format.pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
             if (dryRun) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
                         freedPerCopy, attempt);
@@ -476,7 +477,7 @@ public final class Migrator {
             listener.beforeReplace(jobId, attempt);
             boolean replaced;
             try {
-                replaced = map.replace(jobId, pointer, inline);
+                replaced = map.replace(jobId, value, inline); // the value read: a bare or a wrapped pointer
             } catch (RuntimeException e) {
                 replaced = sameJob(jobId, map.get(jobId), job);
             }
@@ -550,13 +551,13 @@ public final class Migrator {
                 deleteUnreferenced(jobId, header, envelope);
                 return;
             }
-            if (!(before instanceof InlineJobInfo)) {
+            if (formats.forValue(before) == null) {
                 return; // a pointer (maybe to this very blob) or a claim: not ours to delete
             }
             store.delete(jobId);
             Object now = map.get(jobId);
-            if (now instanceof JobInfoPointer && ((JobInfoPointer) now).storeId().equals(store.storeId())
-                    && ((JobInfoPointer) now).matches(header)) {
+            JobInfoPointer nowPointer = formats.pointerOf(now);
+            if (nowPointer != null && nowPointer.storeId().equals(store.storeId()) && nowPointer.matches(header)) {
                 LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
                         jobId);
                 store.create(jobId, BlobSource.ofBytes(envelope));

@@ -398,7 +398,8 @@ public final class Verifier {
         if (value == null || value instanceof io.jobinfo.store.service.DeleteMarker) {
             return; // removed meanwhile, or a job that ended and whose blob is being deleted (no job)
         }
-        JobValueFormat format = formats.forValue(value);
+        JobInfoPointer wrapped = formats.pointerOf(value);
+        JobValueFormat format = wrapped != null ? null : formats.forValue(value);
         if (format != null) {
             InlineJob job;
             try {
@@ -415,13 +416,13 @@ public final class Verifier {
             }
             return;
         }
-        if (!(value instanceof JobInfoPointer)) {
+        if (wrapped == null) {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
                     + ", neither a pointer nor an inline job of the formats " + formats.names()
                     + "; choose the map's value format (--value-format)"));
             return;
         }
-        JobInfoPointer pointer = (JobInfoPointer) value;
+        JobInfoPointer pointer = wrapped;
         if (!pointer.storeId().equals(store.storeId())) {
             broken.add(new Problem(jobId, "store:" + pointer.storeId(), "the pointer names store '"
                     + pointer.storeId() + "' but the configured store is '" + store.storeId()
@@ -471,7 +472,7 @@ public final class Verifier {
 
     private boolean stillPointsTo(long jobId, JobInfoPointer pointer) {
         try {
-            return pointer.equals(map.get(jobId));
+            return pointer.equals(formats.pointerOf(map.get(jobId)));
         } catch (RuntimeException e) {
             return true;
         }

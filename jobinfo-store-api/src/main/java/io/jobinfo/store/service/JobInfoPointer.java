@@ -56,6 +56,26 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
         this.formatVersion = formatVersion;
     }
 
+    /**
+     * A pointer from its fields, as {@link #writeData} writes them; for readers of a pointer kept inside another
+     * value class (SeaTunnel's drop-in reference).
+     *
+     * @throws IllegalArgumentException the store id is not 1 to 16 characters or the SHA-256 prefix is not 16 bytes
+     */
+    public static JobInfoPointer ofFields(long jobId, long initializationTimestamp, String storeId, long payloadLength,
+                                          int payloadCrc32c, byte[] sha256Prefix, int codecId, int formatVersion) {
+        if (sha256Prefix == null || sha256Prefix.length != SHA_PREFIX_BYTES) {
+            throw new IllegalArgumentException("the SHA-256 prefix must be " + SHA_PREFIX_BYTES + " bytes");
+        }
+        return new JobInfoPointer(jobId, initializationTimestamp, storeId, payloadLength, payloadCrc32c, sha256Prefix,
+                codecId, formatVersion);
+    }
+
+    /** The first 16 bytes of the payload's SHA-256 (a copy). */
+    public byte[] sha256Prefix() {
+        return sha256Prefix.clone();
+    }
+
     public long jobId() {
         return jobId;
     }

@@ -3,7 +3,14 @@ package io.jobinfo.store.seatunnel;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.ops.InlineJob;
 import io.jobinfo.store.ops.JobValueFormat;
+import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.seatunnel.dropin.ReferenceData;
+import io.jobinfo.store.service.JobInfoPointer;
 import org.apache.seatunnel.engine.core.job.JobInfo;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * {@link JobValueFormat} of SeaTunnel's own map value, {@code org.apache.seatunnel.engine.core.job.JobInfo}: the
@@ -12,6 +19,11 @@ import org.apache.seatunnel.engine.core.job.JobInfo;
  * rebuilds a {@code JobInfo} with the same timestamp and the same Data bytes. The job is never deserialized: the
  * {@code JobInfo} itself is created by SeaTunnel's {@code JobDataSerializerHook} factory (by factory and class id)
  * and its inner Data stays raw; {@link SeaTunnelJobDataCodec#inspect(long, byte[])} checks the bytes both ways.
+ *
+ * <p>The migrated value is what the drop-in itself writes, never a bare pointer (SeaTunnel reads every value of
+ * {@code engine_runningJobInfo} as its {@code JobInfo}): a {@code JobInfo} with the same timestamp whose Data is a
+ * drop-in reference ({@link ReferenceData}), which members with the plugin turn back into the job. A {@code JobInfo}
+ * holding a reference is a pointer to this format ({@link #pointerIn}), never an inline job.
  */
 public final class SeaTunnelJobInfoFormat implements JobValueFormat {
 
@@ -31,7 +43,36 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
 
     @Override
     public boolean recognises(Object value) {
-        return value instanceof JobInfo;
+        return value instanceof JobInfo && !holdsReference((JobInfo) value);
+    }
+
+    /** A {@code JobInfo} with the pointer's timestamp and a drop-in reference as its Data. */
+    @Override
+    public Object pointerValue(JobInfoPointer pointer) {
+        return new JobInfo(pointer.initializationTimestamp(), new HeapData(ReferenceData.of(pointer)));
+    }
+
+    /** The pointer of a {@code JobInfo} that holds a drop-in reference; null for anything else or a damaged one. */
+    @Override
+    public JobInfoPointer pointerIn(Object value) {
+        if (!(value instanceof JobInfo) || !holdsReference((JobInfo) value)) {
+            return null;
+        }
+        try {
+            return ReferenceData.pointer(((JobInfo) value).getJobImmutableInformation().toByteArray());
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    @Override
+    public long pointerValueBytes(String storeId) {
+        return OVERHEAD + ReferenceData.HEADER_AND_FIELDS + storeId.getBytes(StandardCharsets.UTF_8).length;
+    }
+
+    private static boolean holdsReference(JobInfo value) {
+        Data data = value.getJobImmutableInformation();
+        return data != null && ReferenceData.isReference(data.toByteArray());
     }
 
     /**

@@ -63,8 +63,12 @@ public final class InspectCommand extends OpsCommand {
             Object value = session.map().get(jobId);
             byte[] payload = null;
             int codecId = -1;
-            if (value instanceof JobInfoPointer p) {
+            JobInfoPointer p = valueFormat.formats().pointerOf(value);
+            if (p != null) {
                 result.put("value", "pointer");
+                if (!(value instanceof JobInfoPointer)) {
+                    result.put("valueClass", value.getClass().getName()); // a pointer inside the engine's own class
+                }
                 result.put("pointer", pointer(p));
                 codecId = p.codecId();
                 if (!p.storeId().equals(store.storeId())) {

@@ -76,6 +76,9 @@ public final class MigrateCommand extends OpsCommand {
         Migrator.Direction direction = rollback ? Migrator.Direction.ROLLBACK : Migrator.Direction.MIGRATE;
         String verb = (rollback ? "rollback" : "migrate") + (dryRun ? " (dry run)" : "");
         try (OpsSession session = OpsSession.open(connection)) {
+            if (valueFormat.valueFormat == ValueFormatOption.Choice.seatunnel && !rollback && !dryRun) {
+                DropInPresence.requireEverywhere(session.client());
+            }
             ProgressDisplay display = new ProgressDisplay(err(), progress, verb);
             Migrator migrator = Migrator.builder(session.map(), session.store())
                     .parallelism(parallelism).maxAttempts(attempts).copies(backupCount + 1)

@@ -61,7 +61,7 @@ public final class DropInMetrics {
      * {@code notOffloadable}, {@code blobsDeleted}, {@code deleteFailures}, {@code reads}, {@code cacheHits},
      * {@code readRetries}, {@code readFailures}, {@code gcRuns}, {@code gcDeleted},
      * {@code blockedByMemberWithoutPlugin} (moves held back because a member without the plugin is in the cluster),
-     * {@code inlineOwned} (inline values this member owned at its last sweep: jobs kept inline, for whatever reason),
+     * {@code inlineOwned} (inline values this member owned at its last sweep: jobs kept inline, for whatever reason; -1 in passive mode, which reads none),
      * {@code storeCalls} and {@code storeCallsOnPartitionThreads} (store calls made on a Hazelcast partition thread;
      * the design keeps it at 0, see {@link ThreadWatchedStore}).
      */

@@ -42,16 +42,42 @@ public final class DropInSettings {
     /** Threads that write blobs and delete them, per member. */
     public static final String MOVE_THREADS = PREFIX + "move-threads";
 
+    /** The mapping next to {@code jobinfo-storage} under {@code seatunnel.engine} that holds {@link #MODE_KEY}. */
+    public static final String DROPIN_SECTION = "jobinfo-dropin";
+    /** The drop-in's mode, {@code active} (default) or {@code passive}: see {@link Mode}. */
+    public static final String MODE_KEY = "mode";
+
+    /**
+     * What the drop-in does on this member. Both read jobs stored by reference and delete a job's blob when SeaTunnel
+     * removes its entry; only {@code ACTIVE} writes references.
+     */
+    public enum Mode {
+        /**
+         * Moves every job to the store (at submit, and inline jobs found by the sweep) once every member runs the
+         * drop-in, and installs the {@link JoinGuardInterceptor} that keeps members without the plugin out.
+         */
+        ACTIVE,
+        /**
+         * Moves nothing and keeps no member out: it removes the join guard if an active member had installed it. For
+         * the two rolling restarts of adoption and removal, where members without the plugin must be able to join
+         * (and leave) a cluster whose jobs stay inline; {@code jobinfo-store migrate} or {@code migrate --rollback}
+         * moves the jobs meanwhile.
+         */
+        PASSIVE
+    }
+
     private final JobInfoStorageConfig storage;
+    private final Mode mode;
     private final String source;
     private final long readTimeoutMillis;
     private final long sweepIntervalMillis;
     private final long gcGraceMillis;
     private final int moveThreads;
 
-    DropInSettings(JobInfoStorageConfig storage, String source, long readTimeoutMillis, long sweepIntervalMillis,
-                   long gcGraceMillis, int moveThreads) {
+    DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
+                   long sweepIntervalMillis, long gcGraceMillis, int moveThreads) {
         this.storage = storage;
+        this.mode = mode;
         this.source = source;
         this.readTimeoutMillis = readTimeoutMillis;
         this.sweepIntervalMillis = sweepIntervalMillis;
@@ -87,7 +113,7 @@ public final class DropInSettings {
     }
 
     /** Like {@link #load} for a parsed seatunnel.yaml ({@code where} names it in messages). */
-    static DropInSettings fromRoot(Map<?, ?> root, String where, Properties system) {
+    public static DropInSettings fromRoot(Map<?, ?> root, String where, Properties system) {
         Object section = sectionOf(root);
         if (section == null) {
             throw new DropInRefusedException("the jobinfo-store drop-in is installed (its jar is on the classpath) but "
@@ -107,6 +133,7 @@ public final class DropInSettings {
                 problems.addAll(e.problems());
             }
         }
+        Mode mode = mode(root, where, problems);
         long readTimeout = number(system, READ_TIMEOUT, 60, 0, 86_400, problems) * 1000;
         long sweep = number(system, SWEEP_INTERVAL, 10, 1, 86_400, problems) * 1000;
         long grace = number(system, GC_GRACE, 600, 1, 30L * 86_400, problems) * 1000;
@@ -118,7 +145,41 @@ public final class DropInSettings {
             }
             throw new InvalidConfigurationException(named);
         }
-        return new DropInSettings(storage, where, readTimeout, sweep, grace, (int) threads);
+        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads);
+    }
+
+    /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
+    private static Mode mode(Map<?, ?> root, String where, List<String> problems) {
+        Object seatunnel = root.get("seatunnel");
+        Object engine = seatunnel instanceof Map ? ((Map<?, ?>) seatunnel).get("engine") : null;
+        Object section = engine instanceof Map ? ((Map<?, ?>) engine).get(DROPIN_SECTION) : null;
+        if (section == null) {
+            return Mode.ACTIVE;
+        }
+        String name = "seatunnel.engine." + DROPIN_SECTION;
+        if (!(section instanceof Map)) {
+            problems.add(name + ": must be a mapping such as {mode: passive}");
+            return Mode.ACTIVE;
+        }
+        for (Object key : ((Map<?, ?>) section).keySet()) {
+            if (!MODE_KEY.equals(String.valueOf(key))) {
+                problems.add(name + "." + key + ": unknown key; known keys: [" + MODE_KEY + "]");
+            }
+        }
+        Object value = ((Map<?, ?>) section).get(MODE_KEY);
+        if (value == null) {
+            return Mode.ACTIVE;
+        }
+        String v = String.valueOf(value).trim();
+        if (v.equalsIgnoreCase("active")) {
+            return Mode.ACTIVE;
+        }
+        if (v.equalsIgnoreCase("passive")) {
+            return Mode.PASSIVE;
+        }
+        problems.add(name + "." + MODE_KEY + ": '" + v + "' is not a mode; use active (moves jobs to the store, keeps"
+                + " members without the plugin out) or passive (moves nothing, admits members without the plugin)");
+        return Mode.ACTIVE;
     }
 
     private static Object sectionOf(Map<?, ?> root) {
@@ -148,6 +209,11 @@ public final class DropInSettings {
 
     public JobInfoStorageConfig storage() {
         return storage;
+    }
+
+    /** Active (moves jobs, keeps stock members out) or passive (moves nothing, admits them). */
+    public Mode mode() {
+        return mode;
     }
 
     /** The seatunnel.yaml the section came from. */

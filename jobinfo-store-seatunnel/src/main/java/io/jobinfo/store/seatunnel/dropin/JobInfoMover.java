@@ -51,6 +51,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
  * </ul>
  * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster.
+ *
+ * <p>In {@link DropInSettings.Mode#PASSIVE passive} mode it moves nothing and removes the join guard instead (at
+ * start and on every sweep), so members without the plugin can join during a rolling adoption or removal; it still
+ * deletes the blob of a removed reference and runs the gc.
  * Work for one job id always runs on the same thread (striped), so a delete and a later move of the same id (a job
  * resubmitted with its id) never overlap.
  */
@@ -109,7 +113,11 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
         map = instance.getMap(MAP);
-        installGuard();
+        if (passive()) {
+            removeGuard();
+        } else {
+            installGuard();
+        }
         listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
         sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
                 TimeUnit.MILLISECONDS);
@@ -145,6 +153,22 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         } catch (RuntimeException e) {
             logger.warning("the join guard of " + MAP + " could not be installed on every member (" + e
                     + "); a member without the jobinfo-store plugin is probably in the cluster: jobs stay inline");
+        }
+    }
+
+    private boolean passive() {
+        return settings.mode() == DropInSettings.Mode.PASSIVE;
+    }
+
+    /**
+     * Removes the {@link JoinGuardInterceptor} from every member (passive mode), so that members without the plugin
+     * can join. Failures are logged; the next sweep tries again.
+     */
+    private void removeGuard() {
+        try {
+            map.removeInterceptor(JoinGuardInterceptor.ID);
+        } catch (RuntimeException e) {
+            logger.warning("the join guard of " + MAP + " could not be removed (" + e + "); retrying at the next sweep");
         }
     }
 
@@ -207,6 +231,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     private void onValue(Long jobId, JobInfo value) {
+        if (passive()) {
+            return;
+        }
         if (value != null && !isReference(value.getJobImmutableInformation()) && pending.add(jobId)) {
             stripe(jobId).execute(() -> move(jobId, 0, value));
         }
@@ -256,8 +283,11 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
         try {
             TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB, jobId);
-            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, SeaTunnelJobDataCodec.ID, bytes);
-            byte[] blob = BlobEnvelope.wrap(jobId, SeaTunnelJobDataCodec.ID, bytes);
+            // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
+            // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe
+            long timestamp = current.getInitializationTimestamp();
+            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, SeaTunnelJobDataCodec.ID, timestamp, bytes);
+            byte[] blob = BlobEnvelope.wrap(jobId, SeaTunnelJobDataCodec.ID, timestamp, bytes);
             try {
                 store.create(jobId, BlobSource.ofBytes(blob));
             } catch (BlobAlreadyExistsException stale) {
@@ -339,9 +369,15 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Inline values this member owns (missed events, migrated partitions, failed moves); gc on the master. */
     private void sweep() {
         try {
-            installGuard();
-            long inline = 0;
-            for (Long jobId : map.localKeySet()) {
+            boolean passive = passive();
+            if (passive) {
+                removeGuard();
+            } else {
+                installGuard();
+            }
+            // passive: nothing is moved, so nothing is read either; the gauge says -1 (not counted)
+            long inline = passive ? -1 : 0;
+            for (Long jobId : passive ? java.util.Collections.<Long>emptySet() : map.localKeySet()) {
                 JobInfo v = map.get(jobId);
                 if (v != null && v.getJobImmutableInformation() != null && !isReference(v.getJobImmutableInformation())) {
                     inline++;

@@ -19,6 +19,12 @@ public final class JoinGuardInterceptor implements MapInterceptor {
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * The id Hazelcast gives this interceptor on every member (class name and hash code), by which a passive member
+     * removes it ({@code IMap.removeInterceptor}).
+     */
+    public static final String ID = JoinGuardInterceptor.class.getName() + 0x4A495347;
+
     @Override
     public Object interceptGet(Object value) {
         return null;

@@ -10,11 +10,15 @@ import java.util.concurrent.Callable;
  * Asked of another member before a job is moved: does it run the drop-in? A member without the plugin jar cannot
  * even deserialize this task (the call fails), one with it answers whether its {@link DropInService} exists. A job is
  * only replaced by a reference when every member answers yes, so a cluster where a stock member is still running (a
- * rolling adoption) keeps every job inline and readable by that member.
+ * rolling adoption) keeps every job inline and readable by that member. {@code jobinfo-store migrate} asks the same of
+ * every member before it writes references into SeaTunnel's map.
  */
-final class PluginPresence implements Callable<Boolean>, HazelcastInstanceAware, Serializable {
+public final class PluginPresence implements Callable<Boolean>, HazelcastInstanceAware, Serializable {
 
     private static final long serialVersionUID = 1L;
+    /** The executor the question runs on. */
+    public static final String EXECUTOR = "jobinfo-store-dropin";
+
     private transient HazelcastInstance instance;
 
     @Override

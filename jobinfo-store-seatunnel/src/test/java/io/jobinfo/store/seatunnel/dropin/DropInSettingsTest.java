@@ -47,6 +47,40 @@ class DropInSettingsTest {
     }
 
     @Test
+    void theModeIsActiveByDefaultAndPassiveWhenConfigured() {
+        String section = """
+                seatunnel:
+                  engine:
+                    jobinfo-storage:
+                      type: local
+                      namespace: %s
+                %s""";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties()).mode())
+                .isEqualTo(DropInSettings.Mode.ACTIVE);
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "    jobinfo-dropin:\n      mode: passive\n")),
+                "seatunnel.yaml", new Properties()).mode()).isEqualTo(DropInSettings.Mode.PASSIVE);
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "    jobinfo-dropin:\n      mode: active\n")),
+                "seatunnel.yaml", new Properties()).mode()).isEqualTo(DropInSettings.Mode.ACTIVE);
+    }
+
+    @Test
+    void aWrongModeIsListedWithEveryOtherProblem() {
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
+                seatunnel:
+                  engine:
+                    jobinfo-storage:
+                      type: local
+                    jobinfo-dropin:
+                      mode: adopt
+                      speed: fast
+                """), "seatunnel.yaml", new Properties()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("jobinfo-storage.namespace")
+                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.mode: 'adopt' is not a mode")
+                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.speed: unknown key");
+    }
+
+    @Test
     void noSectionRefusesTheMember() {
         assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
                 seatunnel:

@@ -236,6 +236,28 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops member {@code index} as an operator does (SIGTERM: Hazelcast's shutdown hook runs, gracefully when
+     * {@code hazelcast.shutdownhook.policy} is GRACEFUL) and waits up to 2 minutes for the process to end, then kills it.
+     */
+    public void stop(int index) {
+        Process p = processes[index];
+        if (p == null || !p.isAlive()) {
+            return;
+        }
+        p.destroy();
+        try {
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+                throw new IllegalStateException("member " + index + " did not stop within 2 minutes of SIGTERM");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+            throw new IllegalStateException("interrupted while stopping member " + index, e);
+        }
+    }
+
     /** Waits up to {@code timeout} for member {@code index} to exit by itself; returns its exit code or null. */
     public Integer awaitExit(int index, Duration timeout) throws InterruptedException {
         Process p = processes[index];

@@ -1,0 +1,511 @@
+package io.jobinfo.store.seatunnel.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.hazelcast.internal.serialization.Data;
+import io.jobinfo.store.seatunnel.dropin.DropInSettings;
+import io.jobinfo.store.seatunnel.dropin.JobInfoReferenceSerializer;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.it.guide.Guide;
+import org.apache.seatunnel.engine.core.job.JobInfo;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+import java.io.ByteArrayInputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 13, items 4 and 6: live adoption of a running SeaTunnel 2.3.8 cluster (3 member processes, streaming
+ * FakeSource -> Console jobs) exactly as {@code docs/seatunnel.md} tells the operator, every block of the guide run
+ * or validated here: its {@code cp} and {@code rm} install the plugin jar into the {@code lib/} of the test's
+ * {@code SEATUNNEL_HOME} (on every member's classpath as {@code lib/*}), its YAML blocks are the members' and the
+ * tool's configuration, its {@code bin/jobinfo-store} and {@code curl} lines run as processes (the tool from
+ * {@code jobinfo-store-cli.jar}, Hazelcast 5.7 client, with {@code --json} appended to read its report). Host names,
+ * ports, paths and the example job id are replaced by the test's; nothing else.
+ *
+ * <p>Default (CI) run: the guide's install, a cluster started with the plugin in passive mode, jobs submitted (they
+ * stay inline), {@code migrate} while they run, {@code verify}, {@code inspect}, REST, {@code migrate --rollback}
+ * (values byte-equal to the originals), {@code gc}. With {@code -Djobinfo.it.long=true} the cluster starts STOCK and
+ * is adopted by a rolling restart with the plugin before the migration, and returns to stock by a rolling restart
+ * without it after the rollback (about 3 minutes more).
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class SeaTunnelAdoptionTest {
+
+    static final boolean LONG = Boolean.getBoolean("jobinfo.it.long");
+    static final Guide GUIDE = Guide.read();
+    static final Path FILES = SeaTunnelClusterExtension.TARGET.resolve("SeaTunnelAdoptionTest-files").toAbsolutePath();
+    static final Path HOME = FILES.resolve("seatunnel-home");
+    static final Path STORE = FILES.resolve("jobinfo");
+    static final String GUIDE_NAMESPACE = "/var/lib/seatunnel/jobinfo";
+    static final ObjectMapper JSON = new ObjectMapper();
+    /** tables -> job id; two small jobs and one larger */
+    static final int[] TABLES = {1, 10, 200};
+    static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
+    static final Map<Long, JobInfo> ORIGINALS = new LinkedHashMap<>();
+    static final Set<String> USED = new LinkedHashSet<>();
+
+    static ClusterSpec stock;
+    static ClusterSpec withPlugin;
+
+    static ClusterSpec spec() {
+        try {
+            deleteTree(FILES);
+            Files.createDirectories(HOME.resolve("lib"));
+            Files.createDirectories(HOME.resolve("config"));
+            Files.createDirectories(STORE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        stock = ClusterSpec.stock("st-adopt", 3)
+                .withHazelcastYaml(hazelcastProperties())
+                .withExtraClasspath(List.of(HOME.resolve("lib") + File.separator + "*"))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+        String engine = Guide.engineSection(use("seatunnel-yaml")).replace(GUIDE_NAMESPACE, STORE.toString());
+        withPlugin = stock.withEngineYaml(engine);
+        write(HOME.resolve("config/seatunnel.yaml"), use("seatunnel-yaml").text().replace(GUIDE_NAMESPACE,
+                STORE.toString()));
+        write(HOME.resolve("config/jobinfo-store-client.yaml"), clientYaml(stock));
+        if (!LONG) {
+            runAll("install");
+            return withPlugin;
+        }
+        return stock;
+    }
+
+    @RegisterExtension
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(SeaTunnelAdoptionTest::spec);
+
+    @Test
+    @Order(1)
+    void runningJobsAreSubmittedAndStayInline() {
+        ClusterClient client = ST.client();
+        long installed = LONG ? 0 : 1;
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("installed", 0L) == installed
+                                && (installed == 0 || m.getOrDefault("active", 0L) == 1)),
+                Duration.ofSeconds(60), () -> "members not as expected: " + client.dropInMetrics());
+        for (int tables : TABLES) {
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "adopt-" + tables, tables, 20, true);
+            long id = client.submit(file, "adopt-" + tables + "-tables");
+            JOBS.put(tables, id);
+        }
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+        }
+        for (long id : JOBS.values()) {
+            JobInfo info = client.runningJobInfo().get(id);
+            assertThat(isReference(info)).as("job %d inline", id).isFalse();
+            ORIGINALS.put(id, info);
+        }
+        assertThat(ORIGINALS.get(JOBS.get(200)).getJobImmutableInformation().totalSize()).isGreaterThan(300_000);
+    }
+
+    /** Adoption, step 1 and 2 of the guide: the jar, the sections, and the members restarted one at a time. */
+    @Test
+    @Order(2)
+    void aRollingRestartWithThePluginKeepsEveryJobRunningAndInline() {
+        Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
+        runAll("install");
+        roll(0, withPlugin);
+        // mixed: the guide's migrate refuses while a member lacks the plugin, and changes nothing
+        Run early = runTool(Guide.commands(use("migrate")).get(1));
+        assertThat(early.exit).as(early.toString()).isEqualTo(2);
+        assertThat(early.stderr).contains("do not run the jobinfo-store drop-in");
+        assertInlineAsOriginally();
+        roll(1, withPlugin);
+        roll(2, withPlugin);
+        ClusterClient client = ST.client();
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1),
+                Duration.ofSeconds(60), () -> "the plugin is not running on every member: " + client.dropInMetrics());
+        assertThat(client.dropInTotal("moved")).isZero();
+        assertInlineAsOriginally();
+    }
+
+    /** Adoption, step 3: migrate (after a dry run) while the jobs run; verify; inspect; REST through the drop-in. */
+    @Test
+    @Order(3)
+    void migrateMovesTheRunningJobsOutAndVerifyFindsNoProblem() {
+        assertThat(JOBS).hasSize(TABLES.length);
+        ClusterClient client = ST.client();
+        Map<Long, Long> checkpoints = latestCheckpoints();
+        List<String> commands = Guide.commands(use("migrate"));
+        assertThat(commands).hasSize(3);
+
+        if (LONG) {
+            Run dry = runTool(commands.get(0));
+            assertThat(dry.exit).as(dry.toString()).isZero();
+            assertThat(dry.json.get("dryRun").asBoolean()).isTrue();
+            assertThat(dry.json.get("migrated").asInt()).as(dry.toString()).isEqualTo(JOBS.size());
+        }
+        // passive: the members moved nothing by themselves (their sweep ran every 2 s meanwhile)
+        assertThat(client.dropInTotal("moved")).isZero();
+        assertInlineAsOriginally();
+
+        Run migrate = runTool(commands.get(1));
+        assertThat(migrate.exit).as(migrate.toString()).isZero();
+        assertThat(migrate.json.get("failed").asInt()).isZero();
+        assertThat(migrate.json.get("migrated").asInt()).as(migrate.toString()).isEqualTo(JOBS.size());
+        MapFigures figures = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+        assertThat(figures.ownedEntries()).isEqualTo(JOBS.size());
+        assertThat(figures.totalBytes() / JOBS.size()).as("owned + backup bytes per job after the migration")
+                .isLessThanOrEqualTo(500);
+        for (long id : JOBS.values()) {
+            JobInfo now = client.runningJobInfo().get(id);
+            assertThat(isReference(now)).as("job %d is a reference", id).isTrue();
+            assertThat(now.getInitializationTimestamp()).isEqualTo(ORIGINALS.get(id).getInitializationTimestamp());
+        }
+
+        Run verify = runTool(commands.get(2));
+        assertThat(verify.exit).as(verify.toString()).isZero();
+        assertThat(verify.json.get("broken")).as(verify.toString()).isEmpty();
+        assertThat(verify.json.get("inline")).as(verify.toString()).isEmpty();
+
+        if (LONG) {
+            long large = JOBS.get(200);
+            Run inspect = runTool(Guide.commands(use("inspect")).get(0).replace("123456789", Long.toString(large)));
+            assertThat(inspect.exit).as(inspect.toString()).isZero();
+            assertThat(inspect.json.get("value").asText()).isEqualTo("pointer");
+            assertThat(inspect.json.get("verified").asBoolean()).as(inspect.toString()).isTrue();
+            assertThat(inspect.json.get("job").get("jobName").asText()).isEqualTo("adopt-200-tables");
+        }
+
+        assertTheGuidesChecksPass();
+        for (int member : ST.cluster().aliveMembers()) {
+            RestAssertions.assertRestShowsEveryJob(ST.cluster().port(member), JOBS, "adopt-");
+        }
+        assertThat(client.dropInTotal("reads")).as("REST read the jobs through the drop-in").isPositive();
+        assertEveryJobRunningAndCheckpointingSince(checkpoints);
+    }
+
+    /** Removal, step 2 of the guide: rollback while the jobs run; the values are byte for byte the originals. */
+    @Test
+    @Order(4)
+    void rollbackReturnsTheOriginalValuesWhileTheJobsRun() throws IOException {
+        assertThat(JOBS).hasSize(TABLES.length);
+        Map<Long, Long> checkpoints = latestCheckpoints();
+        List<String> commands = Guide.commands(use("rollback"));
+        assertThat(commands).hasSize(2);
+        Run rollback = runTool(commands.get(0));
+        assertThat(rollback.exit).as(rollback.toString()).isZero();
+        assertThat(rollback.json.get("rolledBack").asInt()).as(rollback.toString()).isEqualTo(JOBS.size());
+        assertInlineAsOriginally();
+        try (Stream<Path> blobs = Files.walk(STORE)) {
+            assertThat(blobs.filter(p -> p.toString().endsWith(".jobinfo")).toList()).as("blobs after the rollback")
+                    .isEmpty();
+        }
+        if (LONG) {
+            // every entry inline (not migrated) is what verify reports with exit 1; nothing is broken
+            Run verify = runTool(commands.get(1));
+            assertThat(verify.exit).as(verify.toString()).isEqualTo(1);
+            assertThat(verify.json.get("broken")).isEmpty();
+            assertThat(verify.json.get("inline")).hasSize(JOBS.size());
+
+            Run gc = runTool(Guide.commands(use("gc")).get(0));
+            assertThat(gc.exit).as(gc.toString()).isZero();
+            assertThat(gc.json.get("orphans")).isEmpty();
+        }
+
+        assertTheGuidesChecksPass();
+        assertEveryJobRunningAndCheckpointingSince(checkpoints);
+    }
+
+    /** Removal, step 3: the jar removed, the members restarted one at a time without it: stock again. */
+    @Test
+    @Order(5)
+    void aRollingRestartWithoutThePluginReturnsToAStockClusterWithEveryJob() {
+        Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
+        runAll("uninstall");
+        for (int member = 0; member < 3; member++) {
+            roll(member, stock);
+        }
+        ClusterClient client = ST.client();
+        assertThat(client.dropInMetrics().values()).allMatch(m -> m.get("installed") == 0L);
+        assertInlineAsOriginally();
+        for (int member : ST.cluster().aliveMembers()) {
+            RestAssertions.assertRestShowsEveryJob(ST.cluster().port(member), JOBS, "adopt-");
+        }
+    }
+
+    /**
+     * The guide's S3 and HDFS examples, which this cluster cannot run, are valid for the drop-in's own loader; its
+     * hazelcast.yaml block is Hazelcast's; and every marked block of the guide is used by this class.
+     */
+    @Test
+    @Order(6)
+    void theGuidesOtherBlocksAreValidAndEveryBlockIsUsed() throws Exception {
+        // the HDFS example needs Hadoop, which this JVM lacks (it is a SeaTunnel client): its jobinfo-storage section
+        // is checked by the docs module with the real HDFS backend, like every section of docs/
+        use("seatunnel-yaml-hdfs");
+        for (String name : List.of("seatunnel-yaml", "seatunnel-yaml-s3")) {
+            Guide.Block block = use(name);
+            Map<?, ?> root = (Map<?, ?>) new io.jobinfo.store.shaded.snakeyaml.Yaml(
+                    new io.jobinfo.store.shaded.snakeyaml.constructor.SafeConstructor(
+                            new io.jobinfo.store.shaded.snakeyaml.LoaderOptions())).load(block.text());
+            DropInSettings settings = DropInSettings.fromRoot(root, "docs/seatunnel.md:" + block.line(),
+                    new Properties());
+            assertThat(settings.storage().type()).isIn("local", "s3", "hdfs");
+            if (name.equals("seatunnel-yaml")) {
+                assertThat(settings.mode()).isEqualTo(DropInSettings.Mode.PASSIVE);
+            }
+        }
+        com.hazelcast.config.Config hz = new com.hazelcast.config.YamlConfigBuilder(new ByteArrayInputStream(
+                use("hazelcast-yaml").text().getBytes(StandardCharsets.UTF_8))).build();
+        assertThat(hz.getProperty("hazelcast.shutdownhook.policy")).isEqualTo("GRACEFUL");
+        Set<String> all = GUIDE.all().stream().map(Guide.Block::name).collect(Collectors.toSet());
+        Set<String> used = new LinkedHashSet<>(USED);
+        if (!LONG) {
+            // run in the long mode only; in this mode the docs module parses them with the tool's command line
+            used.addAll(List.of("uninstall", "inspect", "gc"));
+        }
+        assertThat(used).as("blocks of docs/seatunnel.md this test runs or checks").containsAll(all);
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    private static Guide.Block use(String name) {
+        USED.add(name);
+        return GUIDE.block(name);
+    }
+
+    /** The guide's hazelcast.yaml properties, indented into the test members' own {@code properties}. */
+    private static String hazelcastProperties() {
+        String text = use("hazelcast-yaml").text();
+        String[] lines = text.split("\n");
+        assertThat(lines[0]).isEqualTo("hazelcast:");
+        assertThat(lines[1]).isEqualTo("  properties:");
+        return IntStream.range(2, lines.length).mapToObj(i -> lines[i].substring(2))
+                .collect(Collectors.joining("\n")) + "\n";
+    }
+
+    private static String clientYaml(ClusterSpec spec) {
+        String text = use("client-yaml").text();
+        String members = IntStream.of(spec.ports()).mapToObj(p -> "      - 127.0.0.1:" + p)
+                .collect(Collectors.joining("\n"));
+        String out = text.replace("cluster-name: seatunnel", "cluster-name: " + spec.clusterName())
+                .replaceAll("(?m)^      - seatunnel-\\d:5801$\\n?", "");
+        out = out.replace("cluster-members:\n", "cluster-members:\n" + members + "\n");
+        assertThat(out).doesNotContain("seatunnel-1").contains(spec.clusterName());
+        return out;
+    }
+
+    /** Stops member {@code index} (SIGTERM, graceful), checks the jobs, starts it as {@code variant}, waits. */
+    private static void roll(int index, ClusterSpec variant) {
+        ClusterClient client = ST.client();
+        ST.cluster().stop(index);
+        client.awaitClusterSize(2, Duration.ofSeconds(90));
+        for (long id : JOBS.values()) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+        }
+        ST.cluster().startMember(index, variant);
+        client.awaitClusterSize(3, Duration.ofSeconds(120));
+        ClusterClient.await(() -> {
+            try {
+                assertTheGuidesChecksPass();
+                return true;
+            } catch (AssertionError notYet) {
+                return false;
+            }
+        }, Duration.ofSeconds(120), () -> "the guide's checks do not pass after restarting member " + index);
+    }
+
+    /** The guide's checks: cluster safe (HTTP 200), and every job listed RUNNING and in full. */
+    private static void assertTheGuidesChecksPass() {
+        List<String> commands = Guide.commands(use("check"));
+        assertThat(commands).hasSize(2);
+        int port = ST.cluster().port(ST.cluster().aliveMembers().get(0));
+        Run safe = run(hostAndPort(commands.get(0), port));
+        assertThat(safe.exit).as(safe.toString()).isZero();
+        Run jobs = run(hostAndPort(commands.get(1), port));
+        assertThat(jobs.exit).as(jobs.toString()).isZero();
+        Map<Long, JsonNode> byId = new LinkedHashMap<>();
+        try {
+            for (JsonNode job : JSON.readTree(jobs.stdout)) {
+                byId.put(Long.parseLong(job.get("jobId").asText()), job);
+            }
+        } catch (IOException e) {
+            throw new AssertionError("running-jobs is not JSON: " + jobs, e);
+        }
+        for (Map.Entry<Integer, Long> e : JOBS.entrySet()) {
+            RestAssertions.assertFullJob(byId.get(e.getValue()), e.getValue(), "adopt-" + e.getKey() + "-tables");
+        }
+    }
+
+    private static String hostAndPort(String command, int port) {
+        String out = command.replace("http://seatunnel-1:5801", "http://127.0.0.1:" + port);
+        assertThat(out).isNotEqualTo(command);
+        return out;
+    }
+
+    private static void assertInlineAsOriginally() {
+        for (Map.Entry<Long, JobInfo> e : ORIGINALS.entrySet()) {
+            JobInfo now = ST.client().runningJobInfo().get(e.getKey());
+            assertThat(now).as("job %d", e.getKey()).isNotNull();
+            assertThat(now.getInitializationTimestamp()).isEqualTo(e.getValue().getInitializationTimestamp());
+            assertThat(now.getJobImmutableInformation().toByteArray()).as("job %d byte for byte", e.getKey())
+                    .isEqualTo(e.getValue().getJobImmutableInformation().toByteArray());
+            assertThat(now).isEqualTo(e.getValue());
+        }
+    }
+
+    private static boolean isReference(JobInfo info) {
+        Data data = info.getJobImmutableInformation();
+        return data != null && data.getType() == JobInfoReferenceSerializer.TYPE_ID;
+    }
+
+    /** Job id -> newest modification time of its files in the checkpoint storage (0 if none). */
+    private static Map<Long, Long> latestCheckpoints() {
+        Map<Long, Long> out = new LinkedHashMap<>();
+        Path dir = ST.dir().resolve("checkpoint");
+        for (long id : JOBS.values()) {
+            long newest = 0;
+            if (Files.isDirectory(dir)) {
+                try (Stream<Path> files = Files.walk(dir)) {
+                    newest = files.filter(Files::isRegularFile).filter(p -> p.toString().contains(Long.toString(id)))
+                            .map(p -> p.toFile().lastModified()).max(Comparator.naturalOrder()).orElse(0L);
+                } catch (IOException | UncheckedIOException e) {
+                    newest = 0; // a checkpoint file deleted during the walk: look again later
+                }
+            }
+            out.put(id, newest);
+        }
+        return out;
+    }
+
+    /** Every job RUNNING, and a checkpoint of each written after {@code before} (they keep checkpointing). */
+    private static void assertEveryJobRunningAndCheckpointingSince(Map<Long, Long> before) {
+        for (long id : JOBS.values()) {
+            assertThat(ST.client().status(id)).as("job %d", id).isEqualTo("RUNNING");
+        }
+        ClusterClient.await(() -> {
+            Map<Long, Long> now = latestCheckpoints();
+            return before.entrySet().stream().allMatch(e -> now.get(e.getKey()) > e.getValue());
+        }, Duration.ofSeconds(60), () -> "no new checkpoint of some job: before " + before + ", now "
+                + latestCheckpoints());
+    }
+
+    private static void runAll(String name) {
+        for (String command : Guide.commands(use(name))) {
+            Run r = run(command);
+            assertThat(r.exit).as(r.toString()).isZero();
+        }
+    }
+
+    /** A {@code bin/jobinfo-store} line of the guide, run with the built CLI jar and {@code --json}. */
+    private static Run runTool(String command) {
+        assertThat(command).startsWith("bin/jobinfo-store ");
+        String jar = System.getProperty("seatunnel.it.cli.jar");
+        assertThat(jar).as("system property seatunnel.it.cli.jar").isNotNull();
+        assertThat(Path.of(jar)).as("the CLI jar (built by the reactor before this module)").isRegularFile();
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Run r = run("'" + java + "' -Xmx512m -XX:TieredStopAtLevel=1 -jar '" + jar + "' "
+                + command.substring("bin/jobinfo-store ".length()) + " --json");
+        for (String line : r.stdout.split("\n")) {
+            if (line.startsWith("{")) {
+                try {
+                    r.json = JSON.readTree(line);
+                } catch (IOException e) {
+                    throw new AssertionError("not JSON: " + r, e);
+                }
+            }
+        }
+        if (r.exit <= 1) {
+            assertThat(r.json).as("a report: " + r).isNotNull(); // 2 and above: an error message, no report
+        }
+        return r;
+    }
+
+    /** Runs one command line with bash in the repository root, {@code SEATUNNEL_HOME} set to the test's. */
+    private static Run run(String command) {
+        try {
+            Path out = Files.createTempFile(FILES, "cmd-", ".out");
+            Path err = Files.createTempFile(FILES, "cmd-", ".err");
+            ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(Guide.ROOT.toFile())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile());
+            pb.environment().put("SEATUNNEL_HOME", HOME.toString());
+            Process p = pb.start();
+            if (!p.waitFor(4, TimeUnit.MINUTES)) {
+                p.destroyForcibly();
+                throw new AssertionError("did not finish in 4 minutes: " + command);
+            }
+            return new Run(command, p.exitValue(), Files.readString(out), Files.readString(err));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot run " + command, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted: " + command, e);
+        }
+    }
+
+    private static final class Run {
+        final String command;
+        final int exit;
+        final String stdout;
+        final String stderr;
+        JsonNode json;
+
+        Run(String command, int exit, String stdout, String stderr) {
+            this.command = command;
+            this.exit = exit;
+            this.stdout = stdout;
+            this.stderr = stderr;
+        }
+
+        @Override
+        public String toString() {
+            return "`" + command + "` exited " + exit + "\nstdout: " + cut(stdout) + "\nstderr: " + cut(stderr);
+        }
+
+        private static String cut(String s) {
+            return s.length() > 4000 ? s.substring(0, 4000) + "..." : s;
+        }
+    }
+
+    private static void write(Path file, String text) {
+        try {
+            Files.writeString(file, text, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+}
