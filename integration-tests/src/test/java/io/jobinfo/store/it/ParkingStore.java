@@ -3,6 +3,7 @@ package io.jobinfo.store.it;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -21,35 +22,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code kill -9} the JVM. The bytes before {@code k} are in the real store's hands (written, buffered or sent,
  * depending on the backend); nothing of the write is faked.
  */
-final class ParkingStore implements JobInfoStore {
+final class ParkingStore extends ForwardingJobInfoStore {
 
-    private final JobInfoStore delegate;
     private final Map<Long, Long> parkAt = new ConcurrentHashMap<>();
     private final Map<Long, Runnable> onPark = new ConcurrentHashMap<>();
 
     ParkingStore(JobInfoStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     /** The next write of {@code jobId} parks after {@code bytes} bytes (at most the blob's length). */
     void arm(long jobId, long bytes, Runnable parked) {
         parkAt.put(jobId, bytes);
         onPark.put(jobId, parked);
-    }
-
-    @Override
-    public String type() {
-        return delegate.type();
-    }
-
-    @Override
-    public String storeId() {
-        return delegate.storeId();
-    }
-
-    @Override
-    public String location(long jobId) {
-        return delegate.location(jobId);
     }
 
     @Override
@@ -71,41 +56,6 @@ final class ParkingStore implements JobInfoStore {
                 return new ParkingStream(blob.open(), k, parked);
             }
         });
-    }
-
-    @Override
-    public InputStream openRaw(long jobId) throws JobInfoStoreException {
-        return delegate.openRaw(jobId);
-    }
-
-    @Override
-    public VerifiedBlob read(long jobId) throws JobInfoStoreException {
-        return delegate.read(jobId);
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        return delegate.readTo(jobId, out);
-    }
-
-    @Override
-    public boolean delete(long jobId) throws JobInfoStoreException {
-        return delegate.delete(jobId);
-    }
-
-    @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
-        return delegate.list();
-    }
-
-    @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
-        return delegate.deleteIncomplete(leftover);
-    }
-
-    @Override
-    public void close() throws JobInfoStoreException {
-        delegate.close();
     }
 
     /** Hands out at most {@code k} bytes, then parks the reader for good. */

@@ -17,6 +17,7 @@ import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.service.SubmitObserver;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -222,48 +223,12 @@ class DeleteClaimRaceTest {
     }
 
     /** The real store; {@code delete} first runs a hook on the deleting thread (the pause of the race). */
-    private static final class PausingDeletes implements JobInfoStore {
-        private final JobInfoStore delegate;
+    private static final class PausingDeletes extends ForwardingJobInfoStore {
         private final AtomicReference<LongConsumer> onDelete;
 
         PausingDeletes(JobInfoStore delegate, AtomicReference<LongConsumer> onDelete) {
-            this.delegate = delegate;
+            super(delegate);
             this.onDelete = onDelete;
-        }
-
-        @Override
-        public String type() {
-            return delegate.type();
-        }
-
-        @Override
-        public String storeId() {
-            return delegate.storeId();
-        }
-
-        @Override
-        public String location(long jobId) {
-            return delegate.location(jobId);
-        }
-
-        @Override
-        public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
-            return delegate.create(jobId, blob);
-        }
-
-        @Override
-        public InputStream openRaw(long jobId) throws JobInfoStoreException {
-            return delegate.openRaw(jobId);
-        }
-
-        @Override
-        public VerifiedBlob read(long jobId) throws JobInfoStoreException {
-            return delegate.read(jobId);
-        }
-
-        @Override
-        public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-            return delegate.readTo(jobId, out);
         }
 
         @Override
@@ -272,19 +237,5 @@ class DeleteClaimRaceTest {
             return delegate.delete(jobId);
         }
 
-        @Override
-        public List<StoredBlob> list() throws JobInfoStoreException {
-            return delegate.list();
-        }
-
-        @Override
-        public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
-            return delegate.deleteIncomplete(leftover);
-        }
-
-        @Override
-        public void close() throws JobInfoStoreException {
-            delegate.close();
-        }
     }
 }

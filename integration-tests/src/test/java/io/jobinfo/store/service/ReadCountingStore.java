@@ -1,8 +1,10 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -16,15 +18,14 @@ import java.util.function.BooleanSupplier;
  * A real store with its {@link #read} calls counted; the first read can be held until a condition holds (so that a
  * test can let concurrent readers pile up behind it). Everything else passes straight through.
  */
-final class ReadCountingStore implements JobInfoStore {
+final class ReadCountingStore extends ForwardingJobInfoStore {
 
-    private final JobInfoStore delegate;
     private final AtomicInteger reads = new AtomicInteger();
     private volatile BooleanSupplier holdFirstReadUntil = () -> true;
     private volatile long holdMillis;
 
     ReadCountingStore(JobInfoStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     int reads() {
@@ -40,6 +41,17 @@ final class ReadCountingStore implements JobInfoStore {
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        countAndMaybeHold();
+        return delegate.read(jobId);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        countAndMaybeHold();
+        return delegate.read(jobId, level);
+    }
+
+    private void countAndMaybeHold() {
         if (reads.incrementAndGet() == 1) {
             long deadline = System.currentTimeMillis() + holdMillis;
             while (!holdFirstReadUntil.getAsBoolean() && System.currentTimeMillis() < deadline) {
@@ -51,56 +63,5 @@ final class ReadCountingStore implements JobInfoStore {
                 }
             }
         }
-        return delegate.read(jobId);
-    }
-
-    @Override
-    public String type() {
-        return delegate.type();
-    }
-
-    @Override
-    public String storeId() {
-        return delegate.storeId();
-    }
-
-    @Override
-    public String location(long jobId) {
-        return delegate.location(jobId);
-    }
-
-    @Override
-    public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
-        return delegate.create(jobId, blob);
-    }
-
-    @Override
-    public InputStream openRaw(long jobId) throws JobInfoStoreException {
-        return delegate.openRaw(jobId);
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        return delegate.readTo(jobId, out);
-    }
-
-    @Override
-    public boolean delete(long jobId) throws JobInfoStoreException {
-        return delegate.delete(jobId);
-    }
-
-    @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
-        return delegate.list();
-    }
-
-    @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
-        return delegate.deleteIncomplete(leftover);
-    }
-
-    @Override
-    public void close() throws JobInfoStoreException {
-        delegate.close();
     }
 }

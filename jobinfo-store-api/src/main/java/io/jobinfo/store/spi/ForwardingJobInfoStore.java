@@ -1,0 +1,92 @@
+package io.jobinfo.store.spi;
+
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.List;
+
+/**
+ * A store that hands every call to another one, for decorators that change one or two calls (count them, pause them,
+ * meter them) and pass the rest through. Every method of {@link JobInfoStore} is forwarded, the default ones included
+ * ({@link #read(long, ReadVerification)}, {@link #suggestedReadParallelism()}), so a decorator never silently falls
+ * back to an interface default the store it wraps overrides. Failures are the delegate's, unchanged: this class adds
+ * no behaviour, no state and no exception of its own.
+ */
+public abstract class ForwardingJobInfoStore implements JobInfoStore {
+
+    /** The store every call is handed to. */
+    protected final JobInfoStore delegate;
+
+    protected ForwardingJobInfoStore(JobInfoStore delegate) {
+        if (delegate == null) {
+            throw new IllegalArgumentException("a forwarding store needs the store to forward to, got null");
+        }
+        this.delegate = delegate;
+    }
+
+    @Override
+    public String type() {
+        return delegate.type();
+    }
+
+    @Override
+    public String storeId() {
+        return delegate.storeId();
+    }
+
+    @Override
+    public String location(long jobId) {
+        return delegate.location(jobId);
+    }
+
+    @Override
+    public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
+        return delegate.create(jobId, blob);
+    }
+
+    @Override
+    public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        return delegate.openRaw(jobId);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        return delegate.read(jobId);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        return delegate.read(jobId, level);
+    }
+
+    @Override
+    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
+        return delegate.readTo(jobId, out);
+    }
+
+    @Override
+    public int suggestedReadParallelism() {
+        return delegate.suggestedReadParallelism();
+    }
+
+    @Override
+    public boolean delete(long jobId) throws JobInfoStoreException {
+        return delegate.delete(jobId);
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        return delegate.list();
+    }
+
+    @Override
+    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        return delegate.deleteIncomplete(leftover);
+    }
+
+    @Override
+    public void close() throws JobInfoStoreException {
+        delegate.close();
+    }
+}
