@@ -30,6 +30,11 @@ import java.util.concurrent.TimeUnit;
  */
 final class JobInfoResolver {
 
+    /** What an operator can do about a job whose blob is gone or damaged (SeaTunnel's cancel leaves its entry). */
+    static final String WAY_OUT = "put the blob back from a backup, or remove the job's entry from"
+            + " engine_runningJobInfo (SeaTunnel's cancel does not remove it; see docs/seatunnel.md)";
+
+
     private final JobInfoStore store;
     private final Cache<Long, byte[]> cache;
     private final long maxEntryBytes;
@@ -87,19 +92,18 @@ final class JobInfoResolver {
                 if (!pointer.matches(blob.header())) {
                     throw new HazelcastSerializationException("job " + jobId + ": the blob at " + blob.location()
                             + " is not the one the map's reference was written for (length, checksums or codec"
-                            + " differ); the job cannot be read: restore the blob or cancel the job");
+                            + " differ); the job cannot be read: " + WAY_OUT);
                 }
                 SeaTunnelJobDataCodec.inspect(jobId, blob.payload());
                 return blob.payload();
             } catch (BlobNotFoundException e) {
                 metrics.readFailures.incrementAndGet();
                 throw new HazelcastSerializationException("job " + jobId + ": no blob at " + store.location(jobId)
-                        + " although the map references one; the job cannot be read: restore the blob from a backup"
-                        + " or cancel the job", e);
+                        + " although the map references one; the job cannot be read: " + WAY_OUT, e);
             } catch (CorruptBlobException | CodecException e) {
                 metrics.readFailures.incrementAndGet();
                 throw new HazelcastSerializationException("job " + jobId + ": the blob at " + store.location(jobId)
-                        + " is damaged (" + e.getMessage() + "); restore it from a backup or cancel the job", e);
+                        + " is damaged (" + e.getMessage() + "); " + WAY_OUT, e);
             } catch (JobInfoStoreException e) {
                 if (System.nanoTime() - deadline > 0) {
                     metrics.readFailures.incrementAndGet();
