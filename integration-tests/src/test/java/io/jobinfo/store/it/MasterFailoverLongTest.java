@@ -396,18 +396,9 @@ class MasterFailoverLongTest {
         private void takeOverAndRestore(MemberProcess master, IMap<Long, Object> map, JobInfoStore store, Tally t)
                 throws Exception {
             takeOver(master);
-            String tag = master.send("RESTORE");
-            master.await(tag, r -> r.startsWith("RESTORE_DONE "), STEP);
-            Map<Long, String> restored = new HashMap<>();
-            Set<Long> failed = new TreeSet<>();
-            for (String r : master.replies(tag)) {
-                String[] w = r.split(" ");
-                if (w[0].equals("RESTORED")) {
-                    restored.put(Long.parseLong(w[1]), w[2]);
-                } else if (w[0].equals("RESTORE_FAILED")) {
-                    failed.add(Long.parseLong(w[1]));
-                }
-            }
+            MemberProcess.Restored result = master.restoreAll(STEP);
+            Map<Long, String> restored = result.jobs();
+            Set<Long> failed = result.failed();
             if (t == null) {
                 assertThat(restored).isEmpty();
                 return;

@@ -185,18 +185,9 @@ class MasterFailoverTest {
         long epoch = Long.parseLong(epochReply.substring(6));
         assertThat(epoch).as("each takeover gets a newer epoch").isGreaterThan(lastEpoch);
         lastEpoch = epoch;
-        String tag = master.send("RESTORE");
-        master.await(tag, r -> r.startsWith("RESTORE_DONE "), STEP);
-        Map<Long, String> restored = new HashMap<>();
-        Set<Long> failed = new TreeSet<>();
-        for (String r : master.replies(tag)) {
-            String[] w = r.split(" ");
-            if (w[0].equals("RESTORED")) {
-                restored.put(Long.parseLong(w[1]), w[2]);
-            } else if (w[0].equals("RESTORE_FAILED")) {
-                failed.add(Long.parseLong(w[1]));
-            }
-        }
+        MemberProcess.Restored result = master.restoreAll(STEP);
+        Map<Long, String> restored = result.jobs();
+        Set<Long> failed = result.failed();
         if (t == null) {
             assertThat(restored).isEmpty();
             return;

@@ -11,8 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -207,6 +210,27 @@ final class MemberProcess implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /** What a member's full {@code RESTORE} reported: restored jobs (id -> SHA-256 of the job) and failed job ids. */
+    record Restored(Map<Long, String> jobs, Set<Long> failed) {
+    }
+
+    /** Sends {@code RESTORE}, waits for {@code RESTORE_DONE} and collects what the member reported. */
+    Restored restoreAll(Duration timeout) throws Exception {
+        String tag = send("RESTORE");
+        await(tag, r -> r.startsWith("RESTORE_DONE "), timeout);
+        Map<Long, String> restored = new HashMap<>();
+        Set<Long> failed = new TreeSet<>();
+        for (String r : replies(tag)) {
+            String[] w = r.split(" ");
+            if (w[0].equals("RESTORED")) {
+                restored.put(Long.parseLong(w[1]), w[2]);
+            } else if (w[0].equals("RESTORE_FAILED")) {
+                failed.add(Long.parseLong(w[1]));
+            }
+        }
+        return new Restored(restored, failed);
     }
 
     /** SIGKILL: no shutdown hook, no graceful leave. */
