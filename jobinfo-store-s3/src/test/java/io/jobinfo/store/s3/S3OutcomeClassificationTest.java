@@ -15,6 +15,10 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.testing.TestBlobs;
+import java.net.BindException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -108,6 +112,13 @@ class S3OutcomeClassificationTest {
     void connectionRefusedOnEveryAttemptIsAPlainFailureAndNothingIsStored() throws Exception {
         try (JobInfoStore store = throughProxy(3)) {
             proxy.refuseConnections();
+            // the refused port stays taken: a server started meanwhile (another test's, say) cannot answer for it
+            assertThatThrownBy(() -> {
+                try (ServerSocket takeover = new ServerSocket()) {
+                    takeover.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                            proxy.endpoint().getPort()));
+                }
+            }).isInstanceOf(BindException.class);
 
             assertThatThrownBy(() -> store.create(33, BlobSource.ofBytes(envelope(33))))
                     .isInstanceOf(JobInfoStoreException.class)

@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.StandardSocketOptions;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.URI;
@@ -62,11 +63,16 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile boolean blackhole;
     private volatile int latencyMillis;
     private volatile boolean closed;
+    private volatile Socket portHolder;
 
     public S3FaultProxy(URI target) throws IOException {
         this.targetHost = target.getHost();
         this.targetPort = target.getPort();
         this.server = new ServerSocket();
+        if (server.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+            // lets refuseConnections() keep the port bound (not listening) once the listener is closed
+            server.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+        }
         server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
         pool.execute(this::acceptLoop);
     }
@@ -138,8 +144,13 @@ public final class S3FaultProxy implements AutoCloseable {
     /**
      * Closes the listening socket: every later connection attempt to {@link #endpoint()} is refused by the operating
      * system, so no request can reach the server. Connections already open are closed too.
+     *
+     * <p>The port stays bound by a socket that never listens (SO_REUSEPORT, where the platform has it), so nothing
+     * else on the machine (another test's S3 server binding an ephemeral port, say) can take the port over and
+     * answer in its place; a connection attempt meets a reset, which the client sees as "connection refused".
      */
     public void refuseConnections() {
+        portHolder = holdPort();
         try {
             server.close();
         } catch (IOException ignored) {
@@ -151,6 +162,20 @@ public final class S3FaultProxy implements AutoCloseable {
             } catch (IOException ignored) {
                 // closing anyway
             }
+        }
+    }
+
+    private Socket holdPort() {
+        try {
+            if (!server.getOption(StandardSocketOptions.SO_REUSEPORT)) {
+                return null;
+            }
+            Socket holder = new Socket();
+            holder.setOption(StandardSocketOptions.SO_REUSEPORT, true);
+            holder.bind(server.getLocalSocketAddress());
+            return holder;
+        } catch (IOException | UnsupportedOperationException e) {
+            return null; // the port is freed as before; a rare takeover is then possible
         }
     }
 
@@ -166,10 +191,9 @@ public final class S3FaultProxy implements AutoCloseable {
                 open.add(client);
                 pool.execute(() -> handle(client));
             } catch (IOException e) {
-                if (!closed) {
-                    continue;
+                if (closed || server.isClosed()) {
+                    return;
                 }
-                return;
             }
         }
     }
@@ -365,6 +389,14 @@ public final class S3FaultProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        Socket holder = portHolder;
+        if (holder != null) {
+            try {
+                holder.close();
+            } catch (IOException ignored) {
+                // closing anyway
+            }
+        }
         try {
             server.close();
         } catch (IOException ignored) {
