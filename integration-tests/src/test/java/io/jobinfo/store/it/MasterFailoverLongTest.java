@@ -79,7 +79,19 @@ class MasterFailoverLongTest {
     static final int WORKING_SET = 10;
     /** Standby JVMs kept ready per cluster. */
     private static final int STANDBYS = 3;
-    private static final Duration STEP = Duration.ofSeconds(120);
+    /**
+     * How long one step (a takeover, a restore, a promotion, cluster-safe, a submit) may take before the run fails.
+     * Generous: on a loaded machine a migration commit can time out after 90 s and be retried by Hazelcast; a step
+     * slower than {@link #SLOW} is logged to the progress log with what it waits for (a harness delay, not a loss).
+     */
+    private static final Duration STEP = Duration.ofMinutes(6);
+    private static final Duration SLOW = Duration.ofSeconds(60);
+    private static final java.util.concurrent.ScheduledExecutorService WATCHDOG =
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "failover-long-watchdog");
+                t.setDaemon(true);
+                return t;
+            });
     private static final List<String> SCENARIOS = List.of("idle", "BEFORE_BLOB", "AFTER_BLOB", "AFTER_POINTER",
             "during-restore");
     private static final Path PROGRESS = Path.of("target", "failover-long-progress.log");
@@ -185,6 +197,8 @@ class MasterFailoverLongTest {
         private int leftAfterGc = -1;
         private int orphansBeforeGc;
         private int gcDeleted;
+        /** Phase name -> {total nanos, count}, in the order first seen. */
+        private final Map<String, long[]> phases = new LinkedHashMap<>();
 
         BackendRun(Backend backend, int index, int rounds, Random rnd, Instant stopAt) {
             this.stopAt = stopAt;
@@ -193,6 +207,61 @@ class MasterFailoverLongTest {
             this.rounds = rounds;
             this.rnd = rnd;
             SCENARIOS.forEach(s -> tallies.put(s, new Tally()));
+        }
+
+        /** Times one phase of a round (see {@link #phaseLine}); logs it when it is slower than {@link #SLOW}. */
+        private final class Phase implements AutoCloseable {
+            private final String name;
+            private final long t0 = System.nanoTime();
+            private final java.util.concurrent.ScheduledFuture<?> warn;
+
+            Phase(String name, String detail) {
+                this.name = name;
+                this.warn = WATCHDOG.scheduleAtFixedRate(() -> progress(backend.name() + ": slow step: " + name
+                        + (detail.isEmpty() ? "" : " (" + detail + ")") + " still running after "
+                        + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - t0) + " s; waiting up to " + STEP
+                        .toMinutes() + " min (a harness delay under load, not a lost job)"), SLOW.toSeconds(),
+                        SLOW.toSeconds(), TimeUnit.SECONDS);
+            }
+
+            @Override
+            public void close() {
+                warn.cancel(false);
+                addPhase(name, System.nanoTime() - t0);
+            }
+        }
+
+        private Phase phase(String name) {
+            return new Phase(name, "");
+        }
+
+        private Phase phase(String name, MemberProcess on) {
+            return new Phase(name, "on " + on.name());
+        }
+
+        private void addPhase(String name, long nanos) {
+            synchronized (phases) {
+                long[] p = phases.computeIfAbsent(name, k -> new long[2]);
+                p[0] += nanos;
+                p[1]++;
+            }
+        }
+
+        /** Seconds per round of every phase so far (background phases overlap the others). */
+        private String phaseLine(int rounds) {
+            StringBuilder b = new StringBuilder("phases, s/round:");
+            synchronized (phases) {
+                phases.forEach((name, p) -> b.append(' ').append(name).append(' ').append(String.format(
+                        java.util.Locale.ROOT, "%.1f", p[0] / 1e9 / Math.max(1, rounds))).append(" (")
+                        .append(p[1]).append("x)").append(';'));
+            }
+            return b.toString();
+        }
+
+        private CompletableFuture<MemberProcess> startStandby(ProcessCluster cluster) {
+            long t0 = System.nanoTime();
+            return cluster.addStandbyAsync().whenComplete((m, e) -> addPhase("[background] standby JVM start",
+                    System.nanoTime() - t0));
         }
 
         BackendRun run() throws Exception {
@@ -204,7 +273,7 @@ class MasterFailoverLongTest {
                          20, backend.config(ns), List.of("-Xmx256m", "-Dit.heartbeatTimeoutSeconds=30"))) {
                 cluster.start(3);
                 for (int i = 0; i < STANDBYS; i++) {
-                    pendingStandbys.add(cluster.addStandbyAsync());
+                    pendingStandbys.add(startStandby(cluster));
                 }
                 HazelcastInstance client = cluster.newClient(60);
                 IMap<Long, Object> map = client.getMap(RunningJobInfoRegistry.DEFAULT_MAP_NAME);
@@ -233,6 +302,7 @@ class MasterFailoverLongTest {
                                 + ", pointers without blob " + sum(t -> t.noBlob.size()) + ", unacknowledged "
                                 + unacked.size() + ", removed " + removed.size() + ", " + s + " s ("
                                 + (s / round) + " s/round)");
+                        progress(backend.name() + ": " + phaseLine(round));
                     }
                 }
                 finish(map, store);
@@ -261,17 +331,19 @@ class MasterFailoverLongTest {
             parked.put("AFTER_BLOB", nextId++);
             parked.put("AFTER_POINTER", nextId++);
             List<String> tags = new ArrayList<>();
-            for (Map.Entry<String, Long> p : parked.entrySet()) {
-                String point = p.getKey().equals("BEFORE_BLOB") ? "DURING_BLOB:" + k : p.getKey();
-                String tag = master.send("SUBMIT " + p.getValue() + " " + SIZE + " " + point);
-                tags.add(tag);
-                unacked.add(p.getValue());
-            }
-            int i = 0;
-            for (Map.Entry<String, Long> p : parked.entrySet()) {
-                String point = p.getKey().equals("BEFORE_BLOB") ? "DURING_BLOB" : p.getKey();
-                master.await(tags.get(i++), r -> r.equals("AT " + point) || r.startsWith("FAIL")
-                        || r.startsWith("ERR"), STEP);
+            try (Phase ph = phase("park 3 submits", master)) {
+                for (Map.Entry<String, Long> p : parked.entrySet()) {
+                    String point = p.getKey().equals("BEFORE_BLOB") ? "DURING_BLOB:" + k : p.getKey();
+                    String tag = master.send("SUBMIT " + p.getValue() + " " + SIZE + " " + point);
+                    tags.add(tag);
+                    unacked.add(p.getValue());
+                }
+                int i = 0;
+                for (Map.Entry<String, Long> p : parked.entrySet()) {
+                    String point = p.getKey().equals("BEFORE_BLOB") ? "DURING_BLOB" : p.getKey();
+                    master.await(tags.get(i++), r -> r.equals("AT " + point) || r.startsWith("FAIL")
+                            || r.startsWith("ERR"), STEP);
+                }
             }
             for (String tag : tags) {
                 assertThat(master.replies(tag)).as("parked submits").allMatch(r -> r.startsWith("AT "));
@@ -298,7 +370,10 @@ class MasterFailoverLongTest {
             MemberProcess next = replaceAndFindMaster(cluster);
             takeOver(next);
             // every acknowledged job, straight from map and store, after the kill
-            Audit.Result audit = Audit.run(map, store, Set.copyOf(live), SIZE);
+            Audit.Result audit;
+            try (Phase ph = phase("audit")) {
+                audit = Audit.run(map, store, Set.copyOf(live), SIZE);
+            }
             for (String s : List.of("BEFORE_BLOB", "AFTER_BLOB", "AFTER_POINTER")) {
                 record(tallies.get(s), audit);
             }
@@ -321,12 +396,14 @@ class MasterFailoverLongTest {
                                             JobInfoStore store) throws Exception {
             Tally t = tallies.get("during-restore");
             t.trials++;
-            cluster.awaitSafe(3, STEP);
+            awaitSafe(cluster);
             int registered = map.size();
             int parkAfter = 1 + rnd.nextInt(Math.max(1, registered - 1));
             restoreKillPoints.add(parkAfter);
             String tag = master.send("RESTORE " + parkAfter);
-            master.await(tag, r -> r.equals("AT RESTORE"), STEP);
+            try (Phase ph = phase("partial restore until parked", master)) {
+                master.await(tag, r -> r.equals("AT RESTORE"), STEP);
+            }
             Thread.sleep(rnd.nextInt(21));
             kill(master);
             for (String r : master.replies(tag)) {
@@ -337,7 +414,7 @@ class MasterFailoverLongTest {
             }
             MemberProcess next = replaceAndFindMaster(cluster);
             takeOverAndRestore(next, map, store, t);
-            cluster.awaitSafe(3, STEP);
+            awaitSafe(cluster);
             return next;
         }
 
@@ -345,18 +422,29 @@ class MasterFailoverLongTest {
                                    JobInfoStore store) throws Exception {
             Tally t = tallies.get("idle");
             t.trials++;
-            Thread.sleep(rnd.nextInt(200));
+            try (Phase ph = phase("idle pause (random)")) {
+                Thread.sleep(rnd.nextInt(200));
+            }
             kill(master);
             MemberProcess next = replaceAndFindMaster(cluster);
             takeOverAndRestore(next, map, store, t);
-            cluster.awaitSafe(3, STEP);
+            awaitSafe(cluster);
             return next;
         }
 
         private void kill(MemberProcess master) throws InterruptedException {
-            master.kill9();
-            master.drain(Duration.ofSeconds(10));
+            try (Phase ph = phase("kill -9 and drain", master)) {
+                master.kill9();
+                master.drain(Duration.ofSeconds(10));
+            }
             kills++;
+        }
+
+        /** Before every kill (and after the restores): 3 data members, every backup in place. */
+        private void awaitSafe(ProcessCluster cluster) throws Exception {
+            try (Phase ph = phase("await cluster safe")) {
+                cluster.awaitSafe(3, STEP);
+            }
         }
 
         /** Promotes a standby in place of the killed master, starts a new standby, returns the new master. */
@@ -369,23 +457,34 @@ class MasterFailoverLongTest {
                 return false;
             });
             if (cluster.live().stream().noneMatch(MemberProcess::standby)) {
-                pendingStandbys.get(0).get(); // none up yet: wait for the oldest pending one
+                try (Phase ph = phase("wait for a standby JVM")) {
+                    pendingStandbys.get(0).get(); // none up yet: wait for the oldest pending one
+                }
             }
+            long t0 = System.nanoTime();
             CompletableFuture<MemberProcess> promoted = CompletableFuture.supplyAsync(() -> {
                 try {
                     return cluster.promoteStandby(STEP);
                 } catch (Exception e) {
                     throw new IllegalStateException(e);
                 }
-            });
-            MemberProcess next = cluster.master(STEP);
-            promoted.get(STEP.toSeconds(), TimeUnit.SECONDS);
-            pendingStandbys.add(cluster.addStandbyAsync());
+            }).whenComplete((m, e) -> addPhase("[overlaps] promote standby", System.nanoTime() - t0));
+            MemberProcess next;
+            try (Phase ph = phase("kill -> single new master seen")) {
+                next = cluster.master(STEP);
+            }
+            try (Phase ph = phase("promotion, after the new master was seen")) {
+                promoted.get(STEP.toSeconds(), TimeUnit.SECONDS);
+            }
+            pendingStandbys.add(startStandby(cluster));
             return next;
         }
 
         private void takeOver(MemberProcess master) throws Exception {
-            String epochReply = master.call("TAKEOVER", STEP);
+            String epochReply;
+            try (Phase ph = phase("takeover", master)) {
+                epochReply = master.call("TAKEOVER", STEP);
+            }
             assertThat(epochReply).startsWith("EPOCH ");
             long epoch = Long.parseLong(epochReply.substring(6));
             assertThat(epoch).as("each takeover gets a newer epoch").isGreaterThan(lastEpoch);
@@ -396,7 +495,10 @@ class MasterFailoverLongTest {
         private void takeOverAndRestore(MemberProcess master, IMap<Long, Object> map, JobInfoStore store, Tally t)
                 throws Exception {
             takeOver(master);
-            MemberProcess.Restored result = master.restoreAll(STEP);
+            MemberProcess.Restored result;
+            try (Phase ph = phase("full restore", master)) {
+                result = master.restoreAll(STEP);
+            }
             Map<Long, String> restored = result.jobs();
             Set<Long> failed = result.failed();
             if (t == null) {
@@ -417,7 +519,9 @@ class MasterFailoverLongTest {
                 }
             }
             t.noBlob.addAll(failed);
-            record(t, Audit.run(map, store, Set.copyOf(live), SIZE));
+            try (Phase ph = phase("audit")) {
+                record(t, Audit.run(map, store, Set.copyOf(live), SIZE));
+            }
         }
 
         private void record(Tally t, Audit.Result audit) {
@@ -434,7 +538,10 @@ class MasterFailoverLongTest {
         private void submitAcked(MemberProcess master, int count) throws Exception {
             for (int i = 0; i < count; i++) {
                 long id = nextId++;
-                String reply = master.call("SUBMIT " + id + " " + SIZE, STEP);
+                String reply;
+                try (Phase ph = phase("acknowledged submit", master)) {
+                    reply = master.call("SUBMIT " + id + " " + SIZE, STEP);
+                }
                 assertThat(reply).as("submit %d on the master in charge", id).isEqualTo("ACK " + id);
                 ack(id);
             }
@@ -442,6 +549,12 @@ class MasterFailoverLongTest {
 
         /** The job end of the oldest jobs, through the registry, down to the working set. */
         private void removeOldest(MemberProcess master) throws Exception {
+            try (Phase ph = phase("job-end removals", master)) {
+                removeOldestUntimed(master);
+            }
+        }
+
+        private void removeOldestUntimed(MemberProcess master) throws Exception {
             while (!liveUnacked.isEmpty()) {
                 long id = liveUnacked.poll();
                 assertThat(master.call("REMOVE " + id, STEP)).isEqualTo("REMOVED " + id + " true");

@@ -52,6 +52,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   or {@code MISSING <id>}; {@code FAIL <id> ...} on an error</li>
  *   <li>{@code REMOVE <id>} - {@code REMOVED <id> <true|false>} (the job end: pointer and blob go) or {@code FAIL}</li>
  *   <li>{@code STATS} - {@code STATS <heap used after a full GC> <threads> <cached bytes> <cache max bytes>}</li>
+ *   <li>{@code MEMBERS} - {@code MEMBERS <port>:<L|D> ...}: the cluster's members as this member sees them, oldest
+ *   (Hazelcast's master) first, each with {@code L} for a lite member (a standby) or {@code D} for a data member</li>
  *   <li>{@code PROMOTE} - a standby (started with {@code -Dit.lite=true}: a Hazelcast lite member, in the cluster
  *   but holding no partitions and no registry) becomes a data member and builds its registry: {@code PROMOTED}</li>
  * </ul>
@@ -138,7 +140,7 @@ public final class MemberMain {
                 try {
                     RunningJobInfoRegistry<JobImmutableInformation> registry = registries.get();
                     if (registry == null && !w[1].equals("SAFE") && !w[1].equals("PROMOTE")
-                            && !w[1].equals("STATS") && !w[1].equals("EXIT")) {
+                            && !w[1].equals("STATS") && !w[1].equals("EXIT") && !w[1].equals("MEMBERS")) {
                         reply(tag, "ERR standby: PROMOTE it first");
                         return;
                     }
@@ -163,6 +165,14 @@ public final class MemberMain {
                                 }
                             }
                             reply(tag, "SAFE " + size + " " + safe + " " + oldest.localMember());
+                        }
+                        case "MEMBERS" -> {
+                            StringBuilder list = new StringBuilder("MEMBERS");
+                            for (Member m : hz.getCluster().getMembers()) { // oldest first
+                                list.append(' ').append(m.getAddress().getPort()).append(':')
+                                        .append(m.isLiteMember() ? 'L' : 'D');
+                            }
+                            reply(tag, list.toString());
                         }
                         case "TAKEOVER" -> reply(tag, "EPOCH " + registry.takeOver());
                         case "SUBMIT" -> {

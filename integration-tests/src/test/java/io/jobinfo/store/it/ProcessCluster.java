@@ -102,15 +102,55 @@ final class ProcessCluster implements AutoCloseable {
         });
     }
 
-    /** Promotes the oldest live standby to a data member (see {@link MemberMain}'s {@code PROMOTE}). */
+    /**
+     * Promotes the oldest live standby to a data member (see {@link MemberMain}'s {@code PROMOTE}). Oldest in
+     * Hazelcast's member list (join order, asked of a live member with {@code MEMBERS}), not in the order the
+     * standby JVMs reported that they were up: standbys started at the same time may join in another order, and
+     * a younger standby promoted before an older one would leave a lite member older than a data member, which
+     * becomes Hazelcast's master (a lite member with no registry) once the data members before it are killed.
+     */
     MemberProcess promoteStandby(Duration timeout) throws Exception {
-        MemberProcess standby;
-        synchronized (members) {
-            standby = members.stream().filter(m -> m.alive() && m.standby()).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no standby member is up"));
-        }
+        MemberProcess standby = oldestStandby();
         standby.promote(timeout);
         return standby;
+    }
+
+    private MemberProcess oldestStandby() throws Exception {
+        List<MemberProcess> standbys;
+        synchronized (members) {
+            standbys = members.stream().filter(m -> m.alive() && m.standby()).toList();
+        }
+        if (standbys.isEmpty()) {
+            throw new IllegalStateException("no standby member is up");
+        }
+        for (MemberProcess asked : live()) {
+            String reply;
+            try {
+                reply = asked.call("MEMBERS", Duration.ofSeconds(30));
+            } catch (Exception e) {
+                continue; // died or busy: ask the next one
+            }
+            for (String m : reply.substring("MEMBERS".length()).trim().split(" ")) {
+                if (m.endsWith(":L")) {
+                    int port = Integer.parseInt(m.substring(0, m.length() - 2));
+                    for (MemberProcess s : standbys) {
+                        if (s.port() == port) {
+                            return s;
+                        }
+                    }
+                }
+            }
+        }
+        return standbys.get(0);
+    }
+
+    /** Hazelcast's member list as {@code member} sees it ({@code MEMBERS}: ports oldest first, L/D), for errors. */
+    static String memberList(MemberProcess member) {
+        try {
+            return member.call("MEMBERS", Duration.ofSeconds(10));
+        } catch (Exception e) {
+            return "(" + member.name() + " did not answer MEMBERS: " + e + ")";
+        }
     }
 
     private MemberProcess addMember(boolean standby) throws Exception {
@@ -194,7 +234,13 @@ final class ProcessCluster implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        throw new TimeoutException("no single master among " + live());
+        StringBuilder views = new StringBuilder();
+        for (MemberProcess m : live()) {
+            views.append("; ").append(m.name()).append(m.standby() ? " (standby)" : "").append(" sees ")
+                    .append(memberList(m));
+        }
+        throw new TimeoutException("no single master among the data members " + liveData() + " (live: " + live()
+                + views + ")");
     }
 
     /** A Hazelcast client of this cluster in the test JVM (closed with the cluster). */
