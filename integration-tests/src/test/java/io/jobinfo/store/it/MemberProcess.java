@@ -149,6 +149,11 @@ final class MemberProcess implements AutoCloseable {
         standby = false;
     }
 
+    /** Marks this standby as a data member: its promotion landed though its {@code PROMOTED} answer was lost. */
+    void promoted() {
+        standby = false;
+    }
+
     /**
      * After a kill: waits until every line the process wrote before it died has been read, so that {@link #replies}
      * holds every answer that reached this JVM (an {@code ACK} among them is an acknowledged submit).

@@ -31,6 +31,7 @@ final class ProcessCluster implements AutoCloseable {
     private final List<String> jvmOptions;
     private int nextPort;
     private int started;
+    private volatile long pollMillis = 200;
 
     ProcessCluster(String prefix, int portBase, int portCount, JobInfoStorageConfig storage) throws Exception {
         this(prefix, portBase, portCount, storage, List.of("-Xmx384m"));
@@ -54,6 +55,12 @@ final class ProcessCluster implements AutoCloseable {
 
     String clusterName() {
         return clusterName;
+    }
+
+    /** How often {@link #awaitSafe} and {@link #master} ask the members again (200 ms unless set). */
+    ProcessCluster pollEvery(Duration interval) {
+        this.pollMillis = interval.toMillis();
+        return this;
     }
 
     /** Starts {@code n} members: the first alone (so it is the oldest, the master), the others in parallel. */
@@ -214,7 +221,7 @@ final class ProcessCluster implements AutoCloseable {
                 return;
             }
             last = seen.toString();
-            Thread.sleep(200);
+            Thread.sleep(pollMillis);
         }
         throw new TimeoutException("cluster did not settle at " + size + " members: " + last);
     }
@@ -224,15 +231,26 @@ final class ProcessCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (System.nanoTime() < deadline) {
             List<MemberProcess> masters = new ArrayList<>();
-            for (MemberProcess m : liveData()) {
+            for (MemberProcess m : live()) { // standbys too: a lite member can be the oldest
                 if (Boolean.parseBoolean(m.call("SAFE 0", Duration.ofSeconds(30)).split(" ")[3])) {
                     masters.add(m);
                 }
             }
             if (masters.size() == 1) {
-                return masters.get(0);
+                MemberProcess m = masters.get(0);
+                if (!m.standby()) {
+                    return m;
+                }
+                String view = memberList(m);
+                if (List.of(view.split(" ")).contains(m.port() + ":D")) {
+                    m.promoted(); // its PROMOTE landed but the answer did not reach us
+                    return m;
+                }
+                throw new IllegalStateException("Hazelcast's master is the standby " + m + ", a lite member with no"
+                        + " registry (" + view + "): a standby joined before a data member that is still alive, or"
+                        + " standbys were promoted out of their join order");
             }
-            Thread.sleep(200);
+            Thread.sleep(pollMillis);
         }
         StringBuilder views = new StringBuilder();
         for (MemberProcess m : live()) {
@@ -245,6 +263,11 @@ final class ProcessCluster implements AutoCloseable {
 
     /** A Hazelcast client of this cluster in the test JVM (closed with the cluster). */
     HazelcastInstance newClient(int invocationTimeoutSeconds) {
+        return newClient(invocationTimeoutSeconds, java.util.Map.of());
+    }
+
+    /** Like {@link #newClient(int)} with these client properties on top (for example the retry pause). */
+    HazelcastInstance newClient(int invocationTimeoutSeconds, java.util.Map<String, String> properties) {
         ClientConfig cc = new ClientConfig();
         cc.setClusterName(clusterName);
         cc.setProperty("hazelcast.logging.type", "slf4j");
@@ -252,6 +275,7 @@ final class ProcessCluster implements AutoCloseable {
         cc.setProperty("hazelcast.client.invocation.timeout.seconds", Integer.toString(invocationTimeoutSeconds));
         cc.setProperty("hazelcast.client.heartbeat.interval", "1000");
         cc.setProperty("hazelcast.client.heartbeat.timeout", "8000");
+        properties.forEach(cc::setProperty);
         for (int p = portBase; p < portBase + portCount; p++) {
             cc.getNetworkConfig().addAddress("127.0.0.1:" + p);
         }
