@@ -41,7 +41,7 @@ final class Analysis {
             }
             double k = m.median("restore.local.killToAll");
             double base = m.median("restore.inline.killToAll");
-            if (k / base > 0.7) {
+            if (k / base > 0.6) {
                 out.add(String.format(Locale.ROOT, "**3. Kill -> restored on local: %.0f ms, %.2fx the inline"
                         + " baseline's %.0f ms.** Both clocks include Hazelcast noticing the dead master (%.0f ms for"
                         + " the pointer run, %.0f ms for the inline one; the same mechanism, not this library's). After"

@@ -171,8 +171,16 @@ final class ReportWriter {
         for (String s : stores) {
             if (!s.equals("local")) {
                 double sub = m.median("submit." + s + ".p99");
-                summary.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(m.median("submit.inline.p99"))
-                    + " inline put", x(sub / m.median("submit.inline.p99")), "(reported)", ""});
+                boolean hdfs = s.equals("hdfs");
+                if (stores.contains("local")) {
+                    // issue 15: HDFS at most 3x the local submit p99; S3 reported against the same anchor
+                    double local = m.median("submit.local.p99");
+                    summary.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(local) + " local submit p99",
+                        x(sub / local), hdfs ? "<= 3x" : "(reported)", hdfs ? verdict(sub / local <= 3) : ""});
+                } else {
+                    summary.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(m.median("submit.inline.p99"))
+                        + " inline put", x(sub / m.median("submit.inline.p99")), "(reported)", ""});
+                }
             }
         }
         double base = m.median("restore.inline.killToAll");
@@ -181,7 +189,7 @@ final class ReportWriter {
             boolean local = s.equals("local");
             summary.add(new String[] {"3", "kill -> all restored + verified, " + s + " (" + loaders(s)
                 + " loaders)", ms(k), ms(base) + " inline kill -> entrySet()", x(k / base),
-                local ? "<= 0.7x" : "(reported)", local ? verdict(k / base <= 0.7) : ""});
+                local ? "<= 0.6x" : "<= 1.0x", verdict(k / base <= (local ? 0.6 : 1.0))});
         }
         for (String s : stores) {
             double bw = m.median("restore." + s + ".p" + p + ".bw");
@@ -499,7 +507,7 @@ final class ReportWriter {
         }
         double base = m.median("restore.inline.killToAll");
         Charts.line(rt, "inline kill -> entrySet()", xs, xs.stream().map(x -> base).toList(), true);
-        Charts.line(rt, "0.7 x inline (target)", xs, xs.stream().map(x -> 0.7 * base).toList(), true);
+        Charts.line(rt, "0.6 x inline (local target)", xs, xs.stream().map(x -> 0.6 * base).toList(), true);
         Charts.save(rt, dir.resolve("restore-time.png"));
 
         XYChart bw = Charts.lines("Blob phase vs raw read bandwidth of the same bytes", "loaders", "MB/s", true, false);

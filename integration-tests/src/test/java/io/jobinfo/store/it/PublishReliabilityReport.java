@@ -3,7 +3,6 @@ package io.jobinfo.store.it;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Copies the report of a complete suite run ({@code integration-tests/target/reliability-complete.md}) to
@@ -13,14 +12,12 @@ import java.nio.file.StandardCopyOption;
  * java -cp integration-tests/target/test-classes io.jobinfo.store.it.PublishReliabilityReport
  * </pre>
  * Needs nothing but the JDK. Exits 2, changing nothing, when no complete report exists (a partial run, a failed
- * build, or the wrong directory); the message says what to run. The soak section of the page (between
- * {@link #SOAK_BEGIN} and {@link #SOAK_END}, written by {@link PublishSoakReport}) is kept as it is.
+ * build, or the wrong directory); the message says what to run. The sections other publishers write
+ * ({@link ReliabilitySection}: the soak, the crash trials on the real engine) are kept as they are.
  */
 public final class PublishReliabilityReport {
 
     static final String COMPLETE_NAME = "reliability-complete.md";
-    static final String SOAK_BEGIN = "<!-- soak:begin";
-    static final String SOAK_END = "<!-- soak:end -->";
 
     private PublishReliabilityReport() {
     }
@@ -54,38 +51,15 @@ public final class PublishReliabilityReport {
         }
         String text = Files.readString(complete);
         if (Files.isRegularFile(docs)) {
-            String kept = section(Files.readString(docs));
-            if (kept != null && section(text) != null) {
-                text = replaceSection(text, kept);
+            String published = Files.readString(docs);
+            for (ReliabilitySection s : ReliabilitySection.values()) {
+                String kept = s.in(published);
+                if (kept != null && s.in(text) != null) {
+                    text = s.replaceIn(text, kept);
+                }
             }
         }
-        Path tmp = Files.createTempFile(docs.getParent(), ".reliability-", ".md");
-        try {
-            Files.writeString(tmp, text);
-            Files.move(tmp, docs, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
+        ReliabilitySection.write(docs, text);
         return docs;
-    }
-
-    /** The soak section of {@code page}, markers included, or {@code null} if it has none. */
-    static String section(String page) {
-        int begin = page.indexOf(SOAK_BEGIN);
-        int end = page.indexOf(SOAK_END);
-        if (begin < 0 || end < begin) {
-            return null;
-        }
-        return page.substring(begin, end + SOAK_END.length());
-    }
-
-    /** {@code page} with its soak section (markers included) replaced by {@code section}. */
-    static String replaceSection(String page, String section) {
-        int begin = page.indexOf(SOAK_BEGIN);
-        int end = page.indexOf(SOAK_END);
-        if (begin < 0 || end < begin) {
-            throw new IllegalStateException("the page has no soak section (" + SOAK_BEGIN + " ... " + SOAK_END + ")");
-        }
-        return page.substring(0, begin) + section + page.substring(end + SOAK_END.length());
     }
 }

@@ -46,27 +46,8 @@ public final class PublishSoakReport {
                     + " integration-tests -am verify -Djobinfo.it.soak=true -Dtest=SoakTest"
                     + " -Dsurefire.failIfNoSpecifiedTests=false), from the repository root");
         }
-        Path page = docsDir.resolve("reliability.md");
-        if (!Files.isRegularFile(page)) {
-            throw new IllegalStateException(page + " does not exist: run this from the repository root or give the"
-                    + " root as the argument");
-        }
-        String text = Files.readString(page);
-        if (PublishReliabilityReport.section(text) == null) {
-            throw new IllegalStateException(page + " has no soak section (" + PublishReliabilityReport.SOAK_BEGIN
-                    + " ... " + PublishReliabilityReport.SOAK_END + "): publish the reliability report first");
-        }
-        String section = PublishReliabilityReport.SOAK_BEGIN + ": this section is written by PublishSoakReport (see"
-                + " SoakTest); PublishReliabilityReport keeps it -->\n" + Files.readString(md).strip() + "\n"
-                + PublishReliabilityReport.SOAK_END;
         Path images = Files.createDirectories(docsDir.resolve("reliability"));
+        ReliabilitySection.SOAK.publish(docsDir.resolve("reliability.md"), Files.readString(md));
         Files.copy(png, images.resolve("soak.png"), StandardCopyOption.REPLACE_EXISTING);
-        Path tmp = Files.createTempFile(docsDir, ".reliability-", ".md");
-        try {
-            Files.writeString(tmp, PublishReliabilityReport.replaceSection(text, section));
-            Files.move(tmp, page, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp);
-        }
     }
 }

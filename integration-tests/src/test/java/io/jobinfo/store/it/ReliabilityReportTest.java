@@ -53,8 +53,9 @@ class ReliabilityReportTest {
     @Test
     void publishingKeepsThePublishedSoakSectionAndTheSoakPublisherReplacesOnlyIt(@TempDir Path dir) throws Exception {
         Path docs = Files.createDirectories(dir.resolve("docs")).resolve("reliability.md");
-        String emptySoak = PublishReliabilityReport.SOAK_BEGIN + ": placeholder -->\nnone yet\n"
-                + PublishReliabilityReport.SOAK_END;
+        String emptySoak = ReliabilitySection.SOAK.begin() + ": placeholder -->\nnone yet\n"
+                + ReliabilitySection.SOAK.end() + "\n" + ReliabilitySection.ENGINE.begin() + ": placeholder -->\n"
+                + "no engine trials yet\n" + ReliabilitySection.ENGINE.end();
         Path complete = dir.resolve(PublishReliabilityReport.COMPLETE_NAME);
         Files.writeString(complete, "# Reliability\nrun 1\n" + emptySoak + "\n");
         PublishReliabilityReport.publish(complete, docs);
@@ -68,14 +69,19 @@ class ReliabilityReportTest {
         PublishSoakReport.publish(soak, docs.getParent());
         String page = Files.readString(docs);
         assertThat(page).startsWith("# Reliability\nrun 1\n").contains("## Soak\n| figure | value |")
-                .doesNotContain("none yet").endsWith(PublishReliabilityReport.SOAK_END + "\n");
+                .doesNotContain("none yet").endsWith(ReliabilitySection.ENGINE.end() + "\n");
         assertThat(Files.readAllBytes(docs.getParent().resolve("reliability").resolve("soak.png")))
                 .containsExactly(1, 2, 3);
 
-        // a new reliability report replaces everything but the soak section
+        ReliabilitySection.ENGINE.publish(docs, "## Engine trials\n| trials | 20 |\n");
+        assertThat(Files.readString(docs)).contains("## Soak\n| figure | value |", "## Engine trials\n| trials | 20 |")
+                .doesNotContain("no engine trials yet");
+
+        // a new reliability report replaces everything but the soak and engine sections
         Files.writeString(complete, "# Reliability\nrun 2\n" + emptySoak + "\n");
         PublishReliabilityReport.publish(complete, docs);
-        assertThat(Files.readString(docs)).contains("run 2", "## Soak\n| figure | value |")
-                .doesNotContain("run 1", "none yet");
+        assertThat(Files.readString(docs)).contains("run 2", "## Soak\n| figure | value |",
+                        "## Engine trials\n| trials | 20 |")
+                .doesNotContain("run 1", "none yet", "no engine trials yet");
     }
 }

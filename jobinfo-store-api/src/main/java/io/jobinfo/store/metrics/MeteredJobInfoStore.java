@@ -6,6 +6,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
@@ -37,11 +38,12 @@ import java.util.concurrent.TimeUnit;
  *   returned after verification).</li>
  * </ul>
  *
- * <p>The decorator changes no behaviour: results and exceptions pass through unchanged, and {@link #type()},
- * {@link #storeId()} and {@link #location(long)} are the wrapped store's. Thread-safe. {@link #close()} closes the
+ * <p>The decorator changes no behaviour: results and exceptions pass through unchanged, and the calls it does not
+ * meter ({@link #type()}, {@link #storeId()}, {@link #location(long)}, {@link #suggestedReadParallelism()}) are
+ * forwarded as they are ({@link ForwardingJobInfoStore}). Thread-safe. {@link #close()} closes the
  * wrapped store; meters stay registered (their last values remain readable).
  */
-public final class MeteredJobInfoStore implements JobInfoStore {
+public final class MeteredJobInfoStore extends ForwardingJobInfoStore {
 
     /** Timer of store operations. */
     public static final String OPERATIONS = "jobinfo.store.operations";
@@ -55,7 +57,6 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     /** {@code delete} or {@code delete-incomplete} found nothing to delete. */
     public static final String ABSENT = "absent";
 
-    private final JobInfoStore delegate;
     private final MeterRegistry registry;
     private final String backend;
     private final String storeId;
@@ -63,7 +64,7 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     private final ConcurrentMap<String, DistributionSummary> summaries = new ConcurrentHashMap<>();
 
     private MeteredJobInfoStore(JobInfoStore delegate, MeterRegistry registry) {
-        this.delegate = delegate;
+        super(delegate);
         this.registry = registry;
         this.backend = delegate.type();
         this.storeId = delegate.storeId();
@@ -112,21 +113,6 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     }
 
     @Override
-    public String type() {
-        return delegate.type();
-    }
-
-    @Override
-    public String storeId() {
-        return delegate.storeId();
-    }
-
-    @Override
-    public String location(long jobId) {
-        return delegate.location(jobId);
-    }
-
-    @Override
     public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
         return timed("create", () -> delegate.create(jobId, blob),
                 outcome -> outcome == CreateOutcome.ALREADY_PRESENT ? ALREADY_PRESENT : SUCCESS,
@@ -142,11 +128,6 @@ public final class MeteredJobInfoStore implements JobInfoStore {
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
         return timed("read", () -> delegate.read(jobId), blob -> SUCCESS, blob -> blob.payload().length);
-    }
-
-    @Override
-    public int suggestedReadParallelism() {
-        return delegate.suggestedReadParallelism();
     }
 
     @Override
@@ -202,11 +183,6 @@ public final class MeteredJobInfoStore implements JobInfoStore {
             bytes(operation).record(n);
         }
         return result;
-    }
-
-    @Override
-    public void close() throws JobInfoStoreException {
-        delegate.close();
     }
 
     @Override

@@ -2,9 +2,11 @@ package io.jobinfo.store.seatunnel.dropin;
 
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.spi.impl.operationexecutor.impl.PartitionOperationThread;
+import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -22,17 +24,17 @@ import java.util.List;
  *
  * <p>A call on a partition thread is not refused (refusing would fail a SeaTunnel operation the drop-in cannot
  * foresee): it is carried out, counted, and logged as a warning naming the operation and the thread, at most once a
- * minute. Every other behaviour, failures included, is the wrapped store's.
+ * minute. Every other behaviour, failures included, is the wrapped store's (every call is forwarded, the
+ * interface's default ones too: {@link ForwardingJobInfoStore}).
  */
-final class ThreadWatchedStore implements JobInfoStore {
+final class ThreadWatchedStore extends ForwardingJobInfoStore {
 
-    private final JobInfoStore store;
     private final DropInMetrics metrics;
     private final ILogger logger;
     private volatile long lastWarning;
 
     ThreadWatchedStore(JobInfoStore store, DropInMetrics metrics, ILogger logger) {
-        this.store = store;
+        super(store);
         this.metrics = metrics;
         this.logger = logger;
     }
@@ -64,64 +66,50 @@ final class ThreadWatchedStore implements JobInfoStore {
     }
 
     @Override
-    public String type() {
-        return store.type();
-    }
-
-    @Override
-    public String storeId() {
-        return store.storeId();
-    }
-
-    @Override
-    public String location(long jobId) {
-        return store.location(jobId);
-    }
-
-    @Override
     public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
         watch("create");
-        return store.create(jobId, blob);
+        return delegate.create(jobId, blob);
     }
 
     @Override
     public InputStream openRaw(long jobId) throws JobInfoStoreException {
         watch("openRaw");
-        return store.openRaw(jobId);
+        return delegate.openRaw(jobId);
     }
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
         watch("read");
-        return store.read(jobId);
+        return delegate.read(jobId);
+    }
+
+    @Override
+    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        watch("read");
+        return delegate.read(jobId, level);
     }
 
     @Override
     public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
         watch("readTo");
-        return store.readTo(jobId, out);
+        return delegate.readTo(jobId, out);
     }
 
     @Override
     public boolean delete(long jobId) throws JobInfoStoreException {
         watch("delete");
-        return store.delete(jobId);
+        return delegate.delete(jobId);
     }
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
         watch("list");
-        return store.list();
+        return delegate.list();
     }
 
     @Override
     public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
         watch("deleteIncomplete");
-        return store.deleteIncomplete(leftover);
-    }
-
-    @Override
-    public void close() throws JobInfoStoreException {
-        store.close();
+        return delegate.deleteIncomplete(leftover);
     }
 }

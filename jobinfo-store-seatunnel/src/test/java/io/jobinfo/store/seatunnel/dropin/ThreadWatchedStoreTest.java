@@ -5,12 +5,21 @@ import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.logging.Logger;
 import com.hazelcast.map.EntryProcessor;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -47,6 +56,36 @@ class ThreadWatchedStoreTest {
             assertThat(metrics.storeThreadKinds()).anyMatch(k -> k.contains(".partition-operation.thread-#"));
         } finally {
             hz.shutdown();
+        }
+    }
+
+    @Test
+    void everyCallReachesTheWrappedStoreAsMadeTheInterfaceDefaultsToo(@TempDir Path dir) throws Exception {
+        DropInMetrics metrics = new DropInMetrics();
+        try (JobInfoStore local = JobInfoStores.open(Map.of("type", "local", "namespace", dir.toString()))) {
+            // the wrapped store's own answers, told apart from the interface defaults (8 loaders, read(id) = FULL)
+            List<ReadVerification> levels = new ArrayList<>();
+            JobInfoStore distinct = new ForwardingJobInfoStore(local) {
+                @Override
+                public int suggestedReadParallelism() {
+                    return 17;
+                }
+
+                @Override
+                public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+                    levels.add(level);
+                    return super.read(jobId, level);
+                }
+            };
+            ThreadWatchedStore watched = new ThreadWatchedStore(distinct, metrics,
+                    Logger.getLogger(ThreadWatchedStoreTest.class));
+            byte[] payload = "the job of id 5".getBytes(StandardCharsets.UTF_8);
+            watched.create(5, BlobSource.ofBytes(BlobEnvelope.wrap(5, 1, payload)));
+
+            assertThat(watched.read(5, ReadVerification.CRC32C).payload()).isEqualTo(payload);
+            assertThat(levels).containsExactly(ReadVerification.CRC32C);
+            assertThat(watched.suggestedReadParallelism()).isEqualTo(17);
+            assertThat(metrics.snapshot()).containsEntry("storeCalls", 2L);
         }
     }
 
