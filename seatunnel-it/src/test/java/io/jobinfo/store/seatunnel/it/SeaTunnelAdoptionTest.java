@@ -94,10 +94,10 @@ class SeaTunnelAdoptionTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        // a fourth port is spare: a stock member that tries to join while the members are active (long mode)
-        // graceful stops need no heartbeat; a longer timeout keeps a member starved of CPU for a few seconds on a
+        // long mode: a fourth port is spare, for a stock member that tries to join while the members are active.
+        // Graceful stops need no heartbeat; a longer timeout keeps a member starved of CPU for a few seconds on a
         // loaded machine from being split off in the middle of a rolling restart
-        stock = ClusterSpec.stock("st-adopt", 3).withSpareMembers(1).withMaxNoHeartbeatSeconds(20)
+        stock = ClusterSpec.stock("st-adopt", 3).withSpareMembers(LONG ? 1 : 0).withMaxNoHeartbeatSeconds(20)
                 .withHazelcastYaml(hazelcastProperties())
                 .withExtraClasspath(List.of(HOME.resolve("lib") + File.separator + "*"))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
@@ -118,7 +118,7 @@ class SeaTunnelAdoptionTest {
 
     @RegisterExtension
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(SeaTunnelAdoptionTest::spec,
-            Duration.ofSeconds(120), 1);
+            Duration.ofSeconds(120), LONG ? 1 : 0);
     static final int SPARE = 3;
 
     @Test
