@@ -54,9 +54,11 @@ public final class PublishReliabilityReport {
             String published = Files.readString(docs);
             for (ReliabilitySection s : ReliabilitySection.values()) {
                 String kept = s.in(published);
-                if (kept != null && s.in(text) != null) {
-                    text = s.replaceIn(text, kept);
+                if (kept == null) {
+                    continue;
                 }
+                // a report made from an older template may lack a section: the published one is appended then
+                text = s.in(text) != null ? s.replaceIn(text, kept) : text.stripTrailing() + "\n\n" + kept + "\n";
             }
         }
         ReliabilitySection.write(docs, text);

@@ -83,5 +83,11 @@ class ReliabilityReportTest {
         assertThat(Files.readString(docs)).contains("run 2", "## Soak\n| figure | value |",
                         "## Engine trials\n| trials | 20 |")
                 .doesNotContain("run 1", "none yet", "no engine trials yet");
+
+        // a report without the engine section (an older template) keeps the published one, appended
+        Files.writeString(complete, "# Reliability\nrun 3\n" + ReliabilitySection.SOAK.wrap("empty") + "\n");
+        PublishReliabilityReport.publish(complete, docs);
+        assertThat(Files.readString(docs)).contains("run 3", "## Soak\n| figure | value |")
+                .endsWith("## Engine trials\n| trials | 20 |\n" + ReliabilitySection.ENGINE.end() + "\n");
     }
 }

@@ -3,12 +3,14 @@ package io.jobinfo.store.seatunnel.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hazelcast.internal.serialization.Data;
+import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 import io.jobinfo.store.seatunnel.dropin.JobInfoReferenceSerializer;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.RecordedSubmit;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.guide.Guide;
 import org.apache.seatunnel.engine.core.job.JobInfo;
@@ -54,8 +56,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>Default (CI) run: the guide's install, a cluster started with the plugin in passive mode, jobs submitted (they
  * stay inline), {@code migrate} while they run, {@code verify}, {@code inspect}, REST, {@code migrate --rollback}
  * (values byte-equal to the originals), {@code gc}. With {@code -Djobinfo.it.long=true} the cluster starts STOCK and
- * is adopted by a rolling restart with the plugin before the migration, and returns to stock by a rolling restart
- * without it after the rollback (about 3 minutes more).
+ * is adopted by a rolling restart with the plugin before the migration; after it, the members are rolled to
+ * {@code mode: active} (adoption step 4: a new job is then moved at its submit and a stock member cannot join), and
+ * the guide's removal is run from there exactly as written: a rolling restart back to {@code passive}, the rollback
+ * and {@code verify}, the jar removed and a rolling restart to stock members (about 6 minutes more). At the end every
+ * job, the one submitted in active mode too, runs with its value byte for byte what was submitted.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SeaTunnelAdoptionTest {
@@ -75,6 +80,10 @@ class SeaTunnelAdoptionTest {
 
     static ClusterSpec stock;
     static ClusterSpec withPlugin;
+    /** The guide's section with {@code mode: active} (adoption step 4). */
+    static ClusterSpec active;
+    /** Tables of the job submitted while every member is active (long mode). */
+    static final int ACTIVE_JOB_TABLES = 5;
 
     static ClusterSpec spec() {
         try {
@@ -85,12 +94,18 @@ class SeaTunnelAdoptionTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        stock = ClusterSpec.stock("st-adopt", 3)
+        // long mode: a fourth port is spare, for a stock member that tries to join while the members are active.
+        // Graceful stops need no heartbeat; a longer timeout keeps a member starved of CPU for a few seconds on a
+        // loaded machine from being split off in the middle of a rolling restart
+        stock = ClusterSpec.stock("st-adopt", 3).withSpareMembers(LONG ? 1 : 0).withMaxNoHeartbeatSeconds(20)
                 .withHazelcastYaml(hazelcastProperties())
                 .withExtraClasspath(List.of(HOME.resolve("lib") + File.separator + "*"))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
         String engine = Guide.engineSection(use("seatunnel-yaml")).replace(GUIDE_NAMESPACE, STORE.toString());
         withPlugin = stock.withEngineYaml(engine);
+        String activeEngine = engine.replace("mode: passive", "mode: active");
+        assertThat(activeEngine).as("the guide's section names mode: passive").isNotEqualTo(engine);
+        active = stock.withEngineYaml(activeEngine);
         write(HOME.resolve("config/seatunnel.yaml"), use("seatunnel-yaml").text().replace(GUIDE_NAMESPACE,
                 STORE.toString()));
         write(HOME.resolve("config/jobinfo-store-client.yaml"), clientYaml(stock));
@@ -102,7 +117,9 @@ class SeaTunnelAdoptionTest {
     }
 
     @RegisterExtension
-    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(SeaTunnelAdoptionTest::spec);
+    static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(SeaTunnelAdoptionTest::spec,
+            Duration.ofSeconds(120), LONG ? 1 : 0);
+    static final int SPARE = 3;
 
     @Test
     @Order(1)
@@ -207,11 +224,78 @@ class SeaTunnelAdoptionTest {
         assertEveryJobRunningAndCheckpointingSince(checkpoints);
     }
 
-    /** Removal, step 2 of the guide: rollback while the jobs run; the values are byte for byte the originals. */
+    /**
+     * Adoption, step 4 of the guide, where its removal starts: {@code mode: active}, the members restarted one at a
+     * time. A job submitted now is moved at its submit (its blob holds the bytes the client sent), and a member
+     * without the plugin cannot join (the join guard: its join fails and it shuts down).
+     */
     @Test
     @Order(4)
+    void inActiveModeANewJobIsMovedAtSubmitAndAStockMemberCannotJoin() throws IOException {
+        Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
+        for (int member = 0; member < 3; member++) {
+            roll(member, active);
+        }
+        ClusterClient client = ST.client();
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1
+                                && m.getOrDefault("passive", 1L) == 0),
+                Duration.ofSeconds(60), () -> "not every member is active: " + client.dropInMetrics());
+        Path file = FakeJobs.write(ST.dir().resolve("jobs"), "adopt-" + ACTIVE_JOB_TABLES, ACTIVE_JOB_TABLES, 20,
+                true);
+        RecordedSubmit submit = client.recorded(file, "adopt-" + ACTIVE_JOB_TABLES + "-tables", client.newJobId());
+        byte[] submitted = submit.jobBytes();
+        submit.submit();
+        long id = submit.jobId();
+        client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+        DropInLocalStoreTest.awaitReference(client, id);
+        JobInfo reference = client.runningJobInfo().get(id);
+        assertThat(isReference(reference)).as("job %d moved at its submit", id).isTrue();
+        assertThat(blobPayload(id)).as("the blob of job %d holds the bytes the client sent", id).isEqualTo(submitted);
+        JOBS.put(ACTIVE_JOB_TABLES, id);
+        ORIGINALS.put(id, new JobInfo(reference.getInitializationTimestamp(), new HeapData(submitted)));
+
+        // a stock SeaTunnel: no jar in its lib/ (the test's lib/ holds the plugin now), no section
+        ST.cluster().startMember(SPARE, stock.withExtraClasspath(List.of()));
+        try {
+            ClusterClient.await(() -> ST.cluster().logTail(SPARE, 200_000).contains("Node could not join cluster"),
+                    Duration.ofSeconds(90), () -> "the stock member did not give up joining the active cluster; log:\n"
+                            + ST.cluster().logTail(SPARE, 5000));
+            assertThat(ST.cluster().logTail(SPARE, 200_000)).contains(DropInLocalStoreTest.JOIN_GUARD);
+            ClusterClient.await(() -> client.members().size() == 3, Duration.ofSeconds(30),
+                    () -> "members after the stock member's attempt: " + client.members());
+        } finally {
+            ST.cluster().kill(SPARE);
+        }
+        awaitTheGuidesChecks("after the stock member's attempt to join");
+    }
+
+    /**
+     * Removal, step 1 of the guide: {@code mode: passive} on every member, restarted one at a time (each checked as
+     * the guide says). Nothing is moved back by the members: every job is still a reference.
+     */
+    @Test
+    @Order(5)
+    void removalBeginsWithARollingRestartBackToPassive() {
+        Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
+        for (int member = 0; member < 3; member++) {
+            roll(member, withPlugin);
+        }
+        ClusterClient client = ST.client();
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("passive", 0L) == 1),
+                Duration.ofSeconds(60), () -> "not every member is passive: " + client.dropInMetrics());
+        for (long id : JOBS.values()) {
+            assertThat(isReference(client.runningJobInfo().get(id))).as("job %d still a reference", id).isTrue();
+        }
+    }
+
+    /** Removal, step 2 of the guide: rollback while the jobs run; the values are byte for byte the originals. */
+    @Test
+    @Order(6)
     void rollbackReturnsTheOriginalValuesWhileTheJobsRun() throws IOException {
-        assertThat(JOBS).hasSize(TABLES.length);
+        // in long mode also the job submitted while the members were active
+        assertThat(JOBS).hasSize(TABLES.length + (LONG ? 1 : 0));
         Map<Long, Long> checkpoints = latestCheckpoints();
         List<String> commands = Guide.commands(use("rollback"));
         assertThat(commands).hasSize(2);
@@ -239,9 +323,12 @@ class SeaTunnelAdoptionTest {
         assertEveryJobRunningAndCheckpointingSince(checkpoints);
     }
 
-    /** Removal, step 3: the jar removed, the members restarted one at a time without it: stock again. */
+    /**
+     * Removal, step 3: the jar removed, the members restarted one at a time without it: stock again. Each stock member
+     * joins a cluster of plugin members, so the join guard is gone.
+     */
     @Test
-    @Order(5)
+    @Order(7)
     void aRollingRestartWithoutThePluginReturnsToAStockClusterWithEveryJob() {
         Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
         runAll("uninstall");
@@ -261,10 +348,11 @@ class SeaTunnelAdoptionTest {
      * hazelcast.yaml block is Hazelcast's; and every marked block of the guide is used by this class.
      */
     @Test
-    @Order(6)
+    @Order(8)
     void theGuidesOtherBlocksAreValidAndEveryBlockIsUsed() throws Exception {
-        // the HDFS example needs Hadoop, which this JVM lacks (it is a SeaTunnel client): its jobinfo-storage section
-        // is checked by the docs module with the real HDFS backend, like every section of docs/
+        // the HDFS example needs Hadoop, which this JVM lacks (it is a SeaTunnel client): it is the members'
+        // configuration of DropInHdfsStoreTest (long mode), and the docs module checks its jobinfo-storage section
+        // with the real HDFS backend, like every section of docs/
         use("seatunnel-yaml-hdfs");
         for (String name : List.of("seatunnel-yaml", "seatunnel-yaml-s3")) {
             Guide.Block block = use(name);
@@ -309,7 +397,7 @@ class SeaTunnelAdoptionTest {
 
     private static String clientYaml(ClusterSpec spec) {
         String text = use("client-yaml").text();
-        String members = IntStream.of(spec.ports()).mapToObj(p -> "      - 127.0.0.1:" + p)
+        String members = IntStream.of(spec.ports()).limit(SPARE).mapToObj(p -> "      - 127.0.0.1:" + p)
                 .collect(Collectors.joining("\n"));
         String out = text.replace("cluster-name: seatunnel", "cluster-name: " + spec.clusterName())
                 .replaceAll("(?m)^      - seatunnel-\\d:5801$\\n?", "");
@@ -328,14 +416,21 @@ class SeaTunnelAdoptionTest {
         }
         ST.cluster().startMember(index, variant);
         client.awaitClusterSize(3, Duration.ofSeconds(120));
+        awaitTheGuidesChecks("after restarting member " + index);
+    }
+
+    /** Waits up to 2 minutes until the guide's checks pass (the cluster safe again, every job listed RUNNING). */
+    private static void awaitTheGuidesChecks(String when) {
+        AssertionError[] last = new AssertionError[1];
         ClusterClient.await(() -> {
             try {
                 assertTheGuidesChecksPass();
                 return true;
             } catch (AssertionError notYet) {
+                last[0] = notYet;
                 return false;
             }
-        }, Duration.ofSeconds(120), () -> "the guide's checks do not pass after restarting member " + index);
+        }, Duration.ofSeconds(120), () -> "the guide's checks do not pass " + when + ": " + last[0]);
     }
 
     /** The guide's checks: cluster safe (HTTP 200), and every job listed RUNNING and in full. */
@@ -374,6 +469,17 @@ class SeaTunnelAdoptionTest {
             assertThat(now.getJobImmutableInformation().toByteArray()).as("job %d byte for byte", e.getKey())
                     .isEqualTo(e.getValue().getJobImmutableInformation().toByteArray());
             assertThat(now).isEqualTo(e.getValue());
+        }
+    }
+
+    /** The verified payload of job {@code id}'s blob in the local store. */
+    private static byte[] blobPayload(long id) throws IOException {
+        Path blob = STORE.resolve(String.format("%016x.jobinfo", id));
+        try {
+            return io.jobinfo.store.envelope.BlobEnvelope.verify(Files.readAllBytes(blob), id, blob.toString())
+                    .payload();
+        } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
+            throw new AssertionError("the blob of job " + id + " is not valid", e);
         }
     }
 

@@ -70,6 +70,15 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
                 jvmOptions, extraClasspath);
     }
 
+    /**
+     * The same cluster with another heartbeat timeout: a test of rolling restarts on a loaded machine, where a member
+     * starved of CPU for 6 s would be taken for dead and split off.
+     */
+    public ClusterSpec withMaxNoHeartbeatSeconds(int seconds) {
+        return new ClusterSpec(clusterName, ports, seconds, extraEngineYaml, extraHazelcastYaml, jvmOptions,
+                extraClasspath);
+    }
+
     public ClusterSpec withExtraClasspath(List<String> entries) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
                 jvmOptions, entries);

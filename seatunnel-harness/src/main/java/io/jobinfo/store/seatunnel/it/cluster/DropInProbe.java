@@ -3,6 +3,7 @@ package io.jobinfo.store.seatunnel.it.cluster;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import io.jobinfo.store.seatunnel.dropin.DropInService;
+import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 
 import java.io.Serializable;
 import java.util.HashMap;
@@ -10,8 +11,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 /**
- * Runs inside a member and returns its drop-in counters ({@code DropInMetrics.snapshot()}), plus {@code active} (1 if
- * the drop-in moves jobs), or {@code {"installed": 0}} on a member without the drop-in.
+ * Runs inside a member and returns its drop-in counters ({@code DropInMetrics.snapshot()}), plus {@code active} (1 once
+ * the drop-in has started on the member, whatever its mode) and {@code passive} (1 if its {@code jobinfo-dropin} mode
+ * is {@code passive}), or {@code {"installed": 0}} on a member without the drop-in.
  */
 public final class DropInProbe implements Callable<HashMap<String, Long>>, HazelcastInstanceAware, Serializable {
 
@@ -38,6 +40,7 @@ public final class DropInProbe implements Callable<HashMap<String, Long>>, Hazel
         }
         out.put("installed", 1L);
         out.put("active", service.active() ? 1L : 0L);
+        out.put("passive", service.settings().mode() == DropInSettings.Mode.PASSIVE ? 1L : 0L);
         for (Map.Entry<String, Long> e : service.metrics().snapshot().entrySet()) {
             out.put(e.getKey(), e.getValue());
         }
