@@ -33,9 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * same store object works again once the fault is gone.
  *
  * <p>The mount-based tests need Linux and root and skip (JUnit assumption, with the reason) otherwise; the tmpfs is
- * unmounted after each test, also when it fails. Not covered: a slow disk. Neither device-mapper ({@code dm-delay})
- * nor a FUSE user-space library is available on the build machines, and the local store has no timeout of its own
- * to test against a slow disk (a slow write is simply slow).
+ * unmounted after each test, also when it fails. Not covered yet: a slow disk. The build machines have neither
+ * device-mapper ({@code dm-delay}) nor cgroup I/O throttling; {@code /dev/fuse} exists, so a FUSE passthrough file
+ * system that delays writes and fsyncs (with a libfuse binding that CI installs) is the way to make one.
  */
 class LocalDiskFaultTest {
 
