@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -138,7 +139,7 @@ class BackendFaultTest {
             Map<String, Long> failuresByType = new LinkedHashMap<>();
             outcomes.stream().filter(o -> !o.acked()).forEach(o -> failuresByType.merge(o.phase() + ":"
                     + o.error().substring(0, o.error().indexOf(':')), 1L, Long::sum));
-            ReliabilityReport.add(new ReliabilityReport.Row("backend-faults", "TCP faults (latency, resets,"
+            ReliabilityReport.add(new ReliabilityRow("backend-faults", "TCP faults (latency, resets,"
                     + " 5 s blackhole) in front of the " + (backend.name().equals("s3") ? "S3 server" : "NameNode"),
                     backend.name(), outcomes.size(), acked.size(), audit.lost().size() + after.lost().size(),
                     audit.torn().size() + after.torn().size(), audit.pointersNoBlob().size(), left,

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -136,7 +137,7 @@ class BlobCorruptionTest {
             hz.getLifecycleService().terminate();
             int detectedTotal = detected.values().stream().mapToInt(Integer::intValue).sum();
             if (reported) {
-                ReliabilityReport.add(new ReliabilityReport.Row("corruption", "blob corrupted behind the store's back",
+                ReliabilityReport.add(new ReliabilityRow("corruption", "blob corrupted behind the store's back",
                         backend.name(), ran, JOBS, othersLost, torn, 0, 0,
                         detectedTotal + "/" + ran + " detected with a typed error naming job id and location "
                                 + detected + "; restore-all restored every other job"

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -74,7 +75,7 @@ class LeaderFencingTest {
             Audit.Result audit = Audit.run(map, store, ACKED, SIZE);
             GcReport[] gc = Audit.collect(map, store);
             Audit.Result after = Audit.run(map, store, ACKED, SIZE);
-            ReliabilityReport.add(new ReliabilityReport.Row("fencing", "deposed master writes/removes; unknown"
+            ReliabilityReport.add(new ReliabilityRow("fencing", "deposed master writes/removes; unknown"
                     + " pointer-write outcome", backend.name(), trials, ACKED.size(), after.lost().size(),
                     after.torn().size(), after.pointersNoBlob().size(), after.orphans().size() + after.incomplete(),
                     "fenced writes landed: " + landed + "; orphans before GC " + audit.orphans().size()

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -677,7 +678,7 @@ class MasterFailoverLongTest {
                     notes.add(leftAfterGc < 0 ? "the run failed before its final audit and GC: orphans after GC not"
                             + " measured (-1)" : finalCheck);
                 }
-                ReliabilityReport.add(new ReliabilityReport.Row("failover", "master kill -9: "
+                ReliabilityReport.add(new ReliabilityRow("failover", "master kill -9: "
                         + label(scenario), backend.name(), t.trials, acked.size(), t.lost.size(), t.torn.size(),
                         t.noBlob.size(), leftAfterGc, String.join("; ", notes)));
             }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -117,7 +118,7 @@ class MasterFailoverTest {
             int left = after.orphans().size() + after.incomplete();
             for (String scenario : SCENARIOS) {
                 Tally t = tallies.get(scenario);
-                ReliabilityReport.add(new ReliabilityReport.Row("failover", "master kill -9: " + label(scenario),
+                ReliabilityReport.add(new ReliabilityRow("failover", "master kill -9: " + label(scenario),
                         backend.name(), t.trials, acked.size(), t.lost.size(), t.torn.size(), t.noBlob.size(), left,
                         String.join("; ", t.notes)));
             }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.testing.ReliabilitySection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.it.ReliabilitySection;
+import io.jobinfo.store.testing.ReliabilitySection;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * markers; the rest of the page is left as it is). The trials never write tracked files; run this from the
  * repository root after them:
  * <pre>
- * java -cp seatunnel-it/target/test-classes:integration-tests/target/test-classes \
+ * java -cp seatunnel-it/target/test-classes:jobinfo-store-api/target/test-classes \
  *     io.jobinfo.store.seatunnel.it.PublishEngineReliabilityReport
  * </pre>
  * Needs nothing but the JDK. Exits 2, changing nothing, when there is no result or the page has no engine section;

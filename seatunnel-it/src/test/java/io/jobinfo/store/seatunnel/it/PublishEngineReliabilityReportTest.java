@@ -3,7 +3,7 @@ package io.jobinfo.store.seatunnel.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jobinfo.store.it.ReliabilitySection;
+import io.jobinfo.store.testing.ReliabilitySection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

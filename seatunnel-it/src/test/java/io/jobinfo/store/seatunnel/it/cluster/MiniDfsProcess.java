@@ -9,13 +9,14 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real HDFS for the SeaTunnel members: integration-tests' {@code MiniDfsMain} (MiniDFSCluster of the project's
+ * A real HDFS for the SeaTunnel members: jobinfo-store-hdfs's {@code MiniDfsMain} (MiniDFSCluster of the project's
  * Hadoop) in a JVM of its own, on the class path that module's build writes to {@code target/minidfs.classpath}
  * (system properties {@code seatunnel.it.minidfs.classpath} and {@code seatunnel.it.minidfs.classes}). The members
  * reach it over loopback with SeaTunnel's Hadoop 3.1.4 client; this JVM never loads a Hadoop class.
@@ -27,7 +28,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class MiniDfsProcess implements AutoCloseable {
 
-    static final String MAIN = "io.jobinfo.store.it.MiniDfsMain";
+    static final String MAIN = "io.jobinfo.store.hdfs.MiniDfsMain";
     static final String READY = "MINIDFS-READY ";
 
     private final Process process;
@@ -53,7 +54,7 @@ public final class MiniDfsProcess implements AutoCloseable {
             cmd.add("-Xmx512m");
             cmd.add("-XX:+UseSerialGC");
             cmd.add("-XX:TieredStopAtLevel=1");
-            cmd.add("-Dlogback.configurationFile=logback-child.xml");
+            cmd.add("-Dlogback.configurationFile=logback-test.xml"); // that module's: WARN, Hadoop ERROR, on stdout
             cmd.add(MAIN);
             cmd.add(dir.resolve("data").toAbsolutePath().toString());
             cmd.add(Integer.toString(dataNodes));
@@ -74,6 +75,9 @@ public final class MiniDfsProcess implements AutoCloseable {
                 while ((line = out.readLine()) != null) {
                     if (line.startsWith(READY)) {
                         ready.complete(line.substring(READY.length()).trim());
+                    } else {
+                        Files.writeString(log, line + System.lineSeparator(), StandardCharsets.UTF_8,
+                                StandardOpenOption.CREATE, StandardOpenOption.APPEND); // its log lines
                     }
                 }
             } catch (IOException childGone) {
@@ -100,7 +104,7 @@ public final class MiniDfsProcess implements AutoCloseable {
         String file = System.getProperty("seatunnel.it.minidfs.classpath");
         String classes = System.getProperty("seatunnel.it.minidfs.classes");
         if (file == null || classes == null || !Files.isRegularFile(Path.of(file))) {
-            throw new IllegalStateException("no MiniDFS class path (" + file + "): build integration-tests first, "
+            throw new IllegalStateException("no MiniDFS class path (" + file + "): build jobinfo-store-hdfs first, "
                     + "mvn -pl seatunnel-it -am verify");
         }
         return classes + File.pathSeparator + Files.readString(Path.of(file)).trim();

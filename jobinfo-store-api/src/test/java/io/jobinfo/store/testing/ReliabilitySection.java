@@ -1,4 +1,4 @@
-package io.jobinfo.store.it;
+package io.jobinfo.store.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -10,10 +10,13 @@ import java.nio.file.StandardCopyOption;
  * the text between {@code <!-- NAME:begin ... -->} and {@code <!-- NAME:end -->}, markers included. The page's
  * template ({@code reliability-template.md}) holds an empty placeholder of each, so a freshly published reliability
  * report has every section to fill.
+ *
+ * <p>Here (the api test-jar) rather than in integration-tests, whose publisher writes the page, so that seatunnel-it
+ * needs nothing of that module and the two build side by side.
  */
 public enum ReliabilitySection {
 
-    /** The 30-minute soak, written by {@link PublishSoakReport}. */
+    /** The 30-minute soak, written by integration-tests' PublishSoakReport. */
     SOAK("soak", "PublishSoakReport (see SoakTest)"),
     /** The crash trials on the real SeaTunnel engine, written by seatunnel-it's PublishEngineReliabilityReport. */
     ENGINE("engine", "PublishEngineReliabilityReport (see seatunnel-it's CrashTrials)");
@@ -89,7 +92,7 @@ public enum ReliabilitySection {
     }
 
     /** Writes {@code text} to {@code page} through a temporary file in the same directory and an atomic move. */
-    static void write(Path page, String text) throws IOException {
+    public static void write(Path page, String text) throws IOException {
         Path tmp = Files.createTempFile(page.toAbsolutePath().getParent(), ".reliability-", ".md");
         try {
             Files.writeString(tmp, text);

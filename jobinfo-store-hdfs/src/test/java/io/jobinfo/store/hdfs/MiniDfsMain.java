@@ -1,4 +1,4 @@
-package io.jobinfo.store.it;
+package io.jobinfo.store.hdfs;
 
 import java.io.File;
 import java.io.IOException;
