@@ -1,6 +1,5 @@
 package io.jobinfo.store.it;
 
-import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -12,6 +11,7 @@ import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
+import io.jobinfo.store.testing.ReliabilityRow;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

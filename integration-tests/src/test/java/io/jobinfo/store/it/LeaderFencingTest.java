@@ -1,6 +1,5 @@
 package io.jobinfo.store.it;
 
-import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -15,6 +14,7 @@ import io.jobinfo.store.service.FencedException;
 import io.jobinfo.store.service.PointerOutcomeUnknownException;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.testing.ReliabilityRow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

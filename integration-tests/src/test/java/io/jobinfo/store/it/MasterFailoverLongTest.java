@@ -1,6 +1,5 @@
 package io.jobinfo.store.it;
 
-import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -11,6 +10,7 @@ import io.jobinfo.store.ops.GcReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.testing.ReliabilityRow;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;

@@ -1,6 +1,5 @@
 package io.jobinfo.store.it;
 
-import io.jobinfo.store.testing.ReliabilityRow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
@@ -9,6 +8,7 @@ import com.hazelcast.map.IMap;
 import io.jobinfo.store.ops.GcReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.testing.ReliabilityRow;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
 package io.jobinfo.store.it;
 
-import io.jobinfo.store.testing.ReliabilitySection;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jobinfo.store.testing.ReliabilitySection;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,5 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.testing.ReliabilityRow;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
@@ -8,6 +7,7 @@ import io.jobinfo.store.seatunnel.it.cluster.JobBytesProbe;
 import io.jobinfo.store.seatunnel.it.cluster.RecordedSubmit;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+import io.jobinfo.store.testing.ReliabilityRow;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
