@@ -319,7 +319,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     private boolean writeThenRename(long jobId, BlobSource blob) throws IOException {
         Path target = path(jobId);
-        if (ops.exists(target)) {
+        // HDFS's rename(NONE) refuses an existing target, so it alone decides: no NameNode call to look first (one of
+        // five per create). Elsewhere a look first keeps a retry of a stored blob from writing it again.
+        if (commit != Commit.HDFS_RENAME && ops.exists(target)) {
             return false; // cheap path for retries; the rename below decides a race
         }
         Path temp = new Path(dir, StoreNaming.tempName(jobId, UUID.randomUUID().toString()));

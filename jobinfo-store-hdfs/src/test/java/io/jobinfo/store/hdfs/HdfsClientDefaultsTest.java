@@ -25,21 +25,21 @@ class HdfsClientDefaultsTest {
     }
 
     @Test
-    void withoutUserSettingsTheCloseRetriesStartAt10MsAndAllow10Retries() {
+    void withoutUserSettingsTheCloseRetriesStartAt2MsAndAllow13Retries() {
         HdfsConfiguration.init();
         Configuration hadoopDefaults = new Configuration();
         assertThat(hadoopDefaults.getInt(HdfsClientDefaults.INITIAL_DELAY, -1)).as("Hadoop's own default")
                 .isEqualTo(400);
 
         Configuration conf = HadoopConfigurations.build(base().build());
-        assertThat(conf.getInt(HdfsClientDefaults.INITIAL_DELAY, -1)).isEqualTo(10);
-        assertThat(conf.getInt(HdfsClientDefaults.RETRIES, -1)).isEqualTo(10);
+        assertThat(conf.getInt(HdfsClientDefaults.INITIAL_DELAY, -1)).isEqualTo(2);
+        assertThat(conf.getInt(HdfsClientDefaults.RETRIES, -1)).isEqualTo(13);
         assertThat(conf.getPropertySources(HdfsClientDefaults.INITIAL_DELAY))
                 .contains("jobinfo-store-hdfs client defaults");
-        // the total wait before a close gives up stays near Hadoop's: 10 ms x (2^10 - 1) vs 400 ms x (2^5 - 1)
-        long ours = 10L * ((1L << 10) - 1);
+        // a close gives up no sooner than with Hadoop's values, and not much later: 2 ms x (2^13 - 1) vs 400 ms x (2^5 - 1)
+        long ours = 2L * ((1L << 13) - 1);
         long hadoops = 400L * ((1L << hadoopDefaults.getInt(HdfsClientDefaults.RETRIES, -1)) - 1);
-        assertThat(ours).isBetween(hadoops * 3 / 4, hadoops);
+        assertThat(ours).isBetween(hadoops, hadoops * 3 / 2);
     }
 
     @Test
