@@ -10,15 +10,19 @@ import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.testing.TestBlobs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingSupplier;
@@ -46,6 +50,7 @@ class LocalDiskFaultTest {
     Path temp;
 
     private Path mount;
+    private SlowDisk disk;
     private LocalJobInfoStore store;
     private final Map<Long, byte[]> acknowledged = new LinkedHashMap<>();
 
@@ -53,6 +58,9 @@ class LocalDiskFaultTest {
     void cleanUp() {
         if (store != null) {
             store.close();
+        }
+        if (disk != null) {
+            disk.close(); // releases stalled fsyncs first, so no thread of this JVM stays blocked on the mount
         }
         if (mount != null && Privileged.isMountPoint(mount)) {
             Privileged.unmountQuietly(mount);
@@ -201,6 +209,192 @@ class LocalDiskFaultTest {
         Files.move(away, storeDir);
         assertAcknowledgedIntact();
         acknowledge(32, 100 << 10);
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    // ---- a slow disk: a FUSE passthrough file system that delays writes and fsyncs, or stalls fsyncs (SlowDisk) ----
+
+    private Path slowDisk() throws IOException {
+        disk = SlowDisk.mount(temp.resolve("backing"), temp.resolve("fuse"));
+        return disk.mountPoint();
+    }
+
+    /** What is really on the disk under the mount: the blob files of the backing directory, byte for byte. */
+    private void assertAcknowledgedOnTheBackingDisk() throws IOException {
+        for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
+            Path onDisk = disk.backing().resolve("store").resolve(StoreNaming.blobName(e.getKey()));
+            assertThat(Files.readAllBytes(onDisk)).as("job %s on the backing disk", e.getKey())
+                    .isEqualTo(e.getValue());
+        }
+    }
+
+    private static Thread startCreate(LocalJobInfoStore store, long jobId, int size,
+                                      AtomicReference<Object> outcome) {
+        byte[] envelope = BlobEnvelope.wrap(jobId, 1, TestBlobs.randomPayload(jobId, size));
+        Thread t = new Thread(() -> {
+            try {
+                outcome.set(store.create(jobId, BlobSource.ofBytes(envelope)));
+            } catch (JobInfoStoreException | RuntimeException e) {
+                outcome.set(e);
+            }
+        }, "create-" + jobId);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Waits (bounded: a hang fails the test) for the thread of {@link #startCreate} and returns what it got. */
+    private static Object outcomeOf(Thread t, AtomicReference<Object> outcome) throws InterruptedException {
+        t.join(NO_HANG.toMillis());
+        assertThat(t.isAlive()).as("%s still blocked after %s", t.getName(), NO_HANG).isFalse();
+        return outcome.get();
+    }
+
+    /**
+     * Every write request and every fsync of the disk is delayed (100 ms each; a blob of 300 KiB is three write
+     * requests, a create makes two fsyncs: the file and the directory). Creates are slow and succeed; the disk saw
+     * the delays; every acknowledged blob reads back verified and is on the backing disk byte for byte; once the
+     * delay is gone the same store goes on.
+     */
+    @Test
+    void aSlowDiskSlowsCreatesDownAndLosesNothingAcknowledged() throws Exception {
+        Path dir = slowDisk();
+        disk.delay(Duration.ofMillis(100), Duration.ofMillis(100));
+        openStore(dir.resolve("store"));
+        acknowledge(40, 1 << 10);
+        acknowledge(41, 300 << 10);
+        acknowledge(42, 64 << 10);
+        byte[] again = acknowledged.get(41L);
+        assertThat(bounded(() -> store.create(41, BlobSource.ofBytes(again)))).isEqualTo(CreateOutcome.ALREADY_PRESENT);
+
+        Map<String, Long> counts = disk.counts();
+        assertThat(counts.get("fsyncs")).as("the store's fsyncs went to the slow disk: %s", counts)
+                .isGreaterThanOrEqualTo(2L * acknowledged.size());
+        assertThat(counts.get("delayedMillis")).as("%s", counts).isGreaterThanOrEqualTo(
+                100L * (counts.get("writes") + counts.get("fsyncs")));
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+
+        disk.delay(Duration.ZERO, Duration.ZERO);
+        acknowledge(43, 100 << 10);
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * A disk that stops answering fsyncs. What the caller gets: the create BLOCKS inside the store (the local backend
+     * has no deadline of its own; the fsync of the temporary file is where it waits, as the disk tells); it is not
+     * acknowledged meanwhile, the blob is not readable under its name, the store's listing shows the write in flight
+     * as incomplete, and blobs acknowledged before read back verified (reads need no fsync). Once the disk answers
+     * again the same create returns CREATED and its blob is intact; nothing is left over.
+     */
+    @Test
+    void aStalledDiskBlocksTheCreateUntilItAnswersAndThenTheBlobIsIntact() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(50, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 51, 200 << 10, outcome);
+        String waiting = disk.awaitStalledFsync(NO_HANG);
+        assertThat(StoreNaming.parseTempName(Paths.get(waiting).getFileName().toString()))
+                .as("the fsync that waits: %s", waiting).hasValue(51L);
+        assertThat(create.isAlive()).as("the create waits for the disk").isTrue();
+        assertThat(outcome.get()).isNull();
+
+        assertThatThrownBy(() -> bounded(() -> store.read(51))).isInstanceOf(BlobNotFoundException.class);
+        assertAcknowledgedIntact();
+        assertThat(bounded(() -> store.list())).filteredOn(StoredBlob::incomplete)
+                .extracting(StoredBlob::jobId).containsExactly(51L);
+
+        disk.release();
+        assertThat(outcomeOf(create, outcome)).isEqualTo(CreateOutcome.CREATED);
+        acknowledged.put(51L, BlobEnvelope.wrap(51, 1, TestBlobs.randomPayload(51, 200 << 10)));
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * A create blocked on a stalled fsync cannot be called off, and trying blocks the caller too: {@code
+     * Thread.interrupt()} of a thread inside {@code FileChannel.force} closes the channel and then WAITS for that
+     * thread to leave the native call (JDK 17 {@code NativeThreadSet.signalAndWait}), which it does only when the disk
+     * answers (the kernel keeps waiting for the FUSE server, as for a hard NFS mount). So {@code Future.cancel(true)},
+     * {@code shutdownNow()} or a preemptive timeout on such a thread hangs as well. When the disk answers, the
+     * interrupter returns and the interrupted create fails plainly (nothing stored, the temporary file removed, not an
+     * unknown outcome); the store goes on.
+     */
+    @Test
+    void anInterruptBlocksOnACreateStalledOnTheDiskAndTheCreateFailsCleanlyOnceTheDiskAnswers() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(60, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 61, 100 << 10, outcome);
+        disk.awaitStalledFsync(NO_HANG);
+        Thread interrupter = new Thread(create::interrupt, "interrupter");
+        interrupter.setDaemon(true);
+        interrupter.start();
+        // not a timing assertion: a second in which an interrupt that does free the thread would have done so
+        interrupter.join(1_000);
+        assertThat(interrupter.isAlive()).as("Thread.interrupt() waits for the thread blocked on the disk").isTrue();
+        assertThat(create.isAlive()).as("the interrupted create is still blocked on the disk").isTrue();
+
+        disk.release();
+        interrupter.join(NO_HANG.toMillis());
+        assertThat(interrupter.isAlive()).as("the interrupter returns once the disk answers").isFalse();
+        Object failure = outcomeOf(create, outcome);
+        assertThat(failure).isInstanceOf(JobInfoStoreException.class).isNotInstanceOf(OutcomeUnknownException.class);
+        assertThat(((JobInfoStoreException) failure).getMessage()).contains("jobId=61").contains("nothing was stored")
+                .contains("ClosedByInterruptException");
+        assertThatThrownBy(() -> bounded(() -> store.read(61))).isInstanceOf(BlobNotFoundException.class);
+        assertNoTornBlobAndNoLeftover();
+        acknowledge(61, 100 << 10);
+        assertAcknowledgedIntact();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * The disk's server dies while a create waits on a stalled fsync (a FUSE or NFS server lost): the create fails at
+     * once with a plain error (nothing stored), the blocked thread is freed, reads fail with a store error (not "not
+     * found"), and the temporary file of the interrupted write stays on the disk, since it could not be removed. When
+     * the server is back (over the same disk), the same store object lists that file as incomplete, removes it as GC
+     * does ({@code deleteIncomplete}), reads every acknowledged blob verified and creates again.
+     */
+    @Test
+    void theDiskServerDyingUnderAStalledCreateFailsItAndLeavesALeftoverThatTheStoreFindsOnceBack() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(70, 100 << 10);
+        acknowledge(71, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 72, 300 << 10, outcome);
+        disk.awaitStalledFsync(NO_HANG);
+        disk.crash();
+        Object failure = outcomeOf(create, outcome);
+        assertThat(failure).isInstanceOf(JobInfoStoreException.class).isNotInstanceOf(OutcomeUnknownException.class);
+        assertThat(((JobInfoStoreException) failure).getMessage()).contains("jobId=72").contains("nothing was stored");
+        assertThatThrownBy(() -> bounded(() -> store.read(70))).isInstanceOf(JobInfoStoreException.class)
+                .isNotInstanceOf(BlobNotFoundException.class).hasMessageContaining("jobId=70");
+        assertThatThrownBy(() -> bounded(() -> store.list())).isInstanceOf(JobInfoStoreException.class);
+
+        disk.restart();
+        List<StoredBlob> leftovers = bounded(() -> store.list()).stream().filter(StoredBlob::incomplete).toList();
+        assertThat(leftovers).extracting(StoredBlob::jobId).containsExactly(72L);
+        assertThat(bounded(() -> store.deleteIncomplete(leftovers.get(0)))).isTrue();
+        assertThatThrownBy(() -> bounded(() -> store.read(72))).isInstanceOf(BlobNotFoundException.class);
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+        acknowledge(72, 300 << 10);
+        assertAcknowledgedIntact();
         assertNoTornBlobAndNoLeftover();
     }
 
