@@ -181,7 +181,8 @@ final class DelayingFuseFs extends FuseStubFS {
     public int getattr(String path, FileStat stat) {
         try {
             Map<String, Object> a = Files.readAttributes(real(path),
-                    "unix:mode,ino,nlink,uid,gid,size,lastAccessTime,lastModifiedTime,ctime", LinkOption.NOFOLLOW_LINKS);
+                    "unix:mode,ino,nlink,uid,gid,size,lastAccessTime,lastModifiedTime,ctime",
+                    LinkOption.NOFOLLOW_LINKS);
             stat.st_mode.set((Integer) a.get("mode"));
             stat.st_ino.set((Long) a.get("ino"));
             stat.st_nlink.set((Integer) a.get("nlink"));

@@ -36,10 +36,20 @@ import org.junit.jupiter.api.io.TempDir;
  * stored, never a hang, never a torn blob), every blob acknowledged before the fault reads back verified, and the
  * same store object works again once the fault is gone.
  *
- * <p>The mount-based tests need Linux and root and skip (JUnit assumption, with the reason) otherwise; the tmpfs is
- * unmounted after each test, also when it fails. Not covered yet: a slow disk. The build machines have neither
- * device-mapper ({@code dm-delay}) nor cgroup I/O throttling; {@code /dev/fuse} exists, so a FUSE passthrough file
- * system that delays writes and fsyncs (with a libfuse binding that CI installs) is the way to make one.
+ * <p><b>A slow disk.</b> The build machines have neither device-mapper ({@code dm-delay}) nor cgroup I/O throttling,
+ * so the slow disk is a FUSE passthrough file system ({@link SlowDisk}: {@link DelayingFuseFs} on jnr-fuse and
+ * libfuse 2, served by a child JVM) that delays every write and fsync, or stalls every fsync until released. What it
+ * shows: on a slow disk creates are slow and succeed, and every acknowledged blob reads back verified and is on the
+ * backing disk byte for byte. On a stalled disk a create BLOCKS as long as the disk does (the local backend has no
+ * deadline of its own; {@link LocalSlowDiskRegistryTest} shows the same for a registry's submit), while reads work,
+ * the write in flight is listed as incomplete and nothing is acknowledged; once the disk answers the same create
+ * returns CREATED, intact. Interrupting the blocked thread blocks the interrupter too, until the disk answers; then
+ * the create fails plainly. If the disk's server dies under a stalled create, the create fails at once (nothing
+ * stored) and leaves its temporary file, which the same store lists as incomplete and removes once the disk is back.
+ *
+ * <p>The mount-based tests need Linux and root (the slow disk also {@code /dev/fuse} and libfuse 2) and skip (JUnit
+ * assumption, with the reason) otherwise; the tmpfs and the FUSE mount are unmounted after each test, also when it
+ * fails (stalled fsyncs are released first, so no thread stays blocked on the mount).
  */
 class LocalDiskFaultTest {
 
@@ -340,8 +350,8 @@ class LocalDiskFaultTest {
         Thread interrupter = new Thread(create::interrupt, "interrupter");
         interrupter.setDaemon(true);
         interrupter.start();
-        // not a timing assertion: a second in which an interrupt that does free the thread would have done so
-        interrupter.join(1_000);
+        // not a timing assertion: half a second in which an interrupt that frees the thread would have done so
+        interrupter.join(500);
         assertThat(interrupter.isAlive()).as("Thread.interrupt() waits for the thread blocked on the disk").isTrue();
         assertThat(create.isAlive()).as("the interrupted create is still blocked on the disk").isTrue();
 
