@@ -2,7 +2,6 @@ package io.jobinfo.store.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.spi.BlobNotFoundException;
@@ -421,7 +420,41 @@ class LocalDiskFaultTest {
         throw new AssertionError("the tmpfs never filled up");
     }
 
-    private static <T> T bounded(ThrowingSupplier<T> call) {
-        return assertTimeoutPreemptively(NO_HANG, call);
+    /**
+     * Runs {@code call} with a bound that only catches a hang, on a thread of its own that is NOT interrupted when the
+     * bound passes (JUnit's preemptive timeout would interrupt it, and interrupting a thread blocked on a stalled disk
+     * blocks the interrupter: see the test of that). Returns what the call returns and throws what it throws.
+     */
+    static <T> T bounded(ThrowingSupplier<T> call) {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.set(call.get());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "bounded-store-call");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(NO_HANG.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for a store call", e);
+        }
+        if (t.isAlive()) {
+            throw new AssertionError("a store call did not return within " + NO_HANG + " (a hang; its thread is left"
+                    + " alone, since interrupting a thread blocked on a disk blocks the interrupter)");
+        }
+        if (failure.get() != null) {
+            throw LocalDiskFaultTest.<RuntimeException>sneaky(failure.get());
+        }
+        return result.get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable e) throws E {
+        throw (E) e;
     }
 }
