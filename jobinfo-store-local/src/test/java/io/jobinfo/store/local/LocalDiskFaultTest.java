@@ -260,7 +260,7 @@ class LocalDiskFaultTest {
     }
 
     /**
-     * Every write request and every fsync of the disk is delayed (100 ms each; a blob of 300 KiB is three write
+     * Every write request and every fsync of the disk is delayed (100 ms each; a blob of 200 KiB is two write
      * requests, a create makes two fsyncs: the file and the directory). Creates are slow and succeed; the disk saw
      * the delays; every acknowledged blob reads back verified and is on the backing disk byte for byte; once the
      * delay is gone the same store goes on.
@@ -271,8 +271,7 @@ class LocalDiskFaultTest {
         disk.delay(Duration.ofMillis(100), Duration.ofMillis(100));
         openStore(dir.resolve("store"));
         acknowledge(40, 1 << 10);
-        acknowledge(41, 300 << 10);
-        acknowledge(42, 64 << 10);
+        acknowledge(41, 200 << 10);
         byte[] again = acknowledged.get(41L);
         assertThat(bounded(() -> store.create(41, BlobSource.ofBytes(again)))).isEqualTo(CreateOutcome.ALREADY_PRESENT);
 
