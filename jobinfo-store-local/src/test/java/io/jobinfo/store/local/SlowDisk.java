@@ -32,7 +32,7 @@ import java.util.concurrent.TimeUnit;
  * stalled fsyncs, unmounts (lazily if busy) and ends the child; call it from {@code @AfterEach} so that a failed test
  * leaves no mount behind. The child also unmounts and exits by itself when the test JVM goes away (its stdin ends).
  */
-final class SlowDisk implements AutoCloseable {
+public final class SlowDisk implements AutoCloseable {
 
     private static final long BOUND_SECONDS = 30;
 
@@ -49,7 +49,7 @@ final class SlowDisk implements AutoCloseable {
     }
 
     /** Mounts a slow disk of {@code backing} on {@code mountPoint} (both directories, created if missing). */
-    static SlowDisk mount(Path backing, Path mountPoint) throws IOException {
+    public static SlowDisk mount(Path backing, Path mountPoint) throws IOException {
         Privileged.assumeRootOnLinux();
         if (!Files.exists(Paths.get("/dev/fuse"))) {
             abort("no /dev/fuse here, so no FUSE file system (the slow disk) can be mounted: load the fuse kernel"
@@ -61,11 +61,11 @@ final class SlowDisk implements AutoCloseable {
     }
 
     /** The directory the FUSE file system writes through to (what is really on the disk). */
-    Path backing() {
+    public Path backing() {
         return backing;
     }
 
-    Path mountPoint() {
+    public Path mountPoint() {
         return mountPoint;
     }
 
@@ -160,17 +160,17 @@ final class SlowDisk implements AutoCloseable {
     }
 
     /** Every write request waits {@code write} first, every fsync (file or directory) {@code fsync}; zero: none. */
-    void delay(Duration write, Duration fsync) {
+    public void delay(Duration write, Duration fsync) {
         command("delay " + write.toMillis() + " " + fsync.toMillis());
     }
 
     /** From now on every fsync blocks until {@link #release} (a disk that stops answering). */
-    void stall() {
+    public void stall() {
         command("stall");
     }
 
     /** Lets every stalled fsync finish, and later ones through. */
-    void release() {
+    public void release() {
         command("release");
     }
 
@@ -180,7 +180,7 @@ final class SlowDisk implements AutoCloseable {
      *
      * @throws AssertionError no fsync reached the disk in time
      */
-    String awaitStalledFsync(Duration bound) throws InterruptedException {
+    public String awaitStalledFsync(Duration bound) throws InterruptedException {
         String path = stalled.poll(bound.toMillis(), TimeUnit.MILLISECONDS);
         if (path == null) {
             throw new AssertionError("no fsync reached the stalled disk within " + bound);
@@ -189,7 +189,7 @@ final class SlowDisk implements AutoCloseable {
     }
 
     /** Counts since the mount: {@code writes}, {@code fsyncs}, {@code stalledFsyncs}, {@code delayedMillis}. */
-    Map<String, Long> counts() {
+    public Map<String, Long> counts() {
         String reply = command("counts");
         Map<String, Long> counts = new LinkedHashMap<>();
         for (String word : reply.substring("counts ".length()).split(" ")) {
@@ -203,7 +203,7 @@ final class SlowDisk implements AutoCloseable {
      * Kills the file system's server (SIGKILL): the kernel aborts its connection, every call blocked on the mount
      * fails with {@code ENOTCONN}, and so does every later access until {@link #restart}.
      */
-    void crash() throws InterruptedException {
+    public void crash() throws InterruptedException {
         child.destroyForcibly();
         if (!child.waitFor(BOUND_SECONDS, TimeUnit.SECONDS)) {
             throw new IllegalStateException("the slow disk's child JVM did not die within " + BOUND_SECONDS + " s");
@@ -211,7 +211,7 @@ final class SlowDisk implements AutoCloseable {
     }
 
     /** After {@link #crash}: unmounts the dead mount and mounts a new server over the same backing directory. */
-    void restart() throws IOException {
+    public void restart() throws IOException {
         unmount();
         start();
     }
