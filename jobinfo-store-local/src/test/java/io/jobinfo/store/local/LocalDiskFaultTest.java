@@ -40,7 +40,8 @@ import org.junit.jupiter.api.io.TempDir;
  * libfuse 2, served by a child JVM) that delays every write and fsync, or stalls every fsync until released. What it
  * shows: on a slow disk creates are slow and succeed, and every acknowledged blob reads back verified and is on the
  * backing disk byte for byte. On a stalled disk a create BLOCKS as long as the disk does (the local backend has no
- * deadline of its own; {@link LocalSlowDiskRegistryTest} shows the same for a registry's submit), while reads work,
+ * deadline of its own; {@link LocalSlowDiskRegistryTest} shows the same for a registry's submit, seatunnel-it's
+ * DropInSlowDiskTest what the drop-in does), while reads work,
  * the write in flight is listed as incomplete and nothing is acknowledged; once the disk answers the same create
  * returns CREATED, intact. Interrupting the blocked thread blocks the interrupter too, until the disk answers; then
  * the create fails plainly. If the disk's server dies under a stalled create, the create fails at once (nothing
