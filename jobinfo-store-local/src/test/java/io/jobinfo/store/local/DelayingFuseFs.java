@@ -106,6 +106,16 @@ final class DelayingFuseFs extends FuseStubFS {
         return null;
     }
 
+    /** No delay, no stall (blocked fsyncs go on), every count zero. */
+    void reset() {
+        delay(0, 0);
+        release();
+        writes.set(0);
+        fsyncs.set(0);
+        delayedMillis.set(0);
+        stalledFsyncs.set(0);
+    }
+
     private Path real(String path) {
         return "/".equals(path) ? backing : backing.resolve(path.substring(1));
     }

@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
 /**
  * The child JVM of {@link SlowDisk}: mounts a {@link DelayingFuseFs} of {@code args[0]} (the backing directory) on
  * {@code args[1]} and takes commands on stdin, one a line: {@code delay <writeMillis> <fsyncMillis>}, {@code stall},
- * {@code release}, {@code counts}, {@code exit}. It answers each on stdout ({@code ok}, or {@code counts ...}) and
+ * {@code release}, {@code counts}, {@code reset} (no delay, no stall, counts zero), {@code exit}. It answers each on stdout ({@code ok}, or {@code counts ...}) and
  * reports {@code event mounted} once the kernel has the mount and {@code event stalled fsync <path>} whenever an fsync
  * starts waiting in stall mode. If libfuse cannot be loaded it prints {@code nolib <reason>} and exits with 3; if the
  * mount fails, {@code error <reason>} and exits with 2. When stdin ends (the test JVM is gone) or on {@code exit} it
@@ -68,6 +68,10 @@ public final class DelayingFuseMain {
                         break;
                     case "release":
                         fs.release();
+                        say(out, "ok");
+                        break;
+                    case "reset":
+                        fs.reset();
                         say(out, "ok");
                         break;
                     case "counts":

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingSupplier;
@@ -48,8 +49,10 @@ import org.junit.jupiter.api.io.TempDir;
  * stored) and leaves its temporary file, which the same store lists as incomplete and removes once the disk is back.
  *
  * <p>The mount-based tests need Linux and root (the slow disk also {@code /dev/fuse} and libfuse 2) and skip (JUnit
- * assumption, with the reason) otherwise; the tmpfs and the FUSE mount are unmounted after each test, also when it
- * fails (stalled fsyncs are released first, so no thread stays blocked on the mount).
+ * assumption, with the reason) otherwise; the tmpfs is unmounted after each test, also when it fails. The slow-disk
+ * tests share one FUSE mount (a directory each), reset after each test (stalled fsyncs released, so no thread stays
+ * blocked on it) and unmounted after the class (the test that kills the disk's server starts it again; if it fails
+ * before that, the next test mounts a new one).
  */
 class LocalDiskFaultTest {
 
@@ -64,12 +67,33 @@ class LocalDiskFaultTest {
     private LocalJobInfoStore store;
     private final Map<Long, byte[]> acknowledged = new LinkedHashMap<>();
 
+    /** The slow disk the tests share (one mount, one child JVM: about a second each saved); per test a directory. */
+    private static SlowDisk shared;
+    private static int sharedUses;
+
+    @TempDir
+    static Path classTemp;
+
+    @AfterAll
+    static void unmountShared() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
+
     @AfterEach
     void cleanUp() {
         if (store != null) {
             store.close();
         }
-        if (disk != null) {
+        if (disk != null && disk == shared) {
+            try {
+                disk.reset(); // releases stalled fsyncs first, so no thread of this JVM stays blocked on the mount
+            } catch (RuntimeException e) {
+                unmountShared();
+            }
+        } else if (disk != null) {
             disk.close(); // releases stalled fsyncs first, so no thread of this JVM stays blocked on the mount
         }
         if (mount != null && Privileged.isMountPoint(mount)) {
@@ -224,15 +248,21 @@ class LocalDiskFaultTest {
 
     // ---- a slow disk: a FUSE passthrough file system that delays writes and fsyncs, or stalls fsyncs (SlowDisk) ----
 
+    /** A directory of this test on the shared slow disk (mounted by the first test that asks). */
     private Path slowDisk() throws IOException {
-        disk = SlowDisk.mount(temp.resolve("backing"), temp.resolve("fuse"));
-        return disk.mountPoint();
+        if (shared == null || !shared.alive()) {
+            unmountShared();
+            shared = SlowDisk.mount(classTemp.resolve("backing"), classTemp.resolve("fuse"));
+        }
+        disk = shared;
+        return Files.createDirectories(shared.mountPoint().resolve("test-" + (++sharedUses)));
     }
 
     /** What is really on the disk under the mount: the blob files of the backing directory, byte for byte. */
     private void assertAcknowledgedOnTheBackingDisk() throws IOException {
+        Path storeOnDisk = disk.backing().resolve(disk.mountPoint().relativize(store.directory()));
         for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
-            Path onDisk = disk.backing().resolve("store").resolve(StoreNaming.blobName(e.getKey()));
+            Path onDisk = storeOnDisk.resolve(StoreNaming.blobName(e.getKey()));
             assertThat(Files.readAllBytes(onDisk)).as("job %s on the backing disk", e.getKey())
                     .isEqualTo(e.getValue());
         }

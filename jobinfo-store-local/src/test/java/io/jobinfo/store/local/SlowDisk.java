@@ -175,6 +175,20 @@ public final class SlowDisk implements AutoCloseable {
     }
 
     /**
+     * Back to a plain passthrough, for the next test on the same mount: no delay, no stall (blocked fsyncs go on),
+     * counts zero, no stalled fsync waiting to be reported.
+     */
+    public void reset() {
+        command("reset");
+        stalled.clear();
+    }
+
+    /** Whether the file system's server (the child JVM) is running. */
+    public boolean alive() {
+        return child != null && child.isAlive();
+    }
+
+    /**
      * Waits (at most {@code bound}) until an fsync blocks on the stalled disk, and returns the path it syncs, relative
      * to the mount ({@code /} for the directory itself).
      *
