@@ -2,7 +2,6 @@ package io.jobinfo.store.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.spi.BlobNotFoundException;
@@ -10,15 +9,20 @@ import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.testing.TestBlobs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.ThrowingSupplier;
@@ -32,10 +36,23 @@ import org.junit.jupiter.api.io.TempDir;
  * stored, never a hang, never a torn blob), every blob acknowledged before the fault reads back verified, and the
  * same store object works again once the fault is gone.
  *
- * <p>The mount-based tests need Linux and root and skip (JUnit assumption, with the reason) otherwise; the tmpfs is
- * unmounted after each test, also when it fails. Not covered yet: a slow disk. The build machines have neither
- * device-mapper ({@code dm-delay}) nor cgroup I/O throttling; {@code /dev/fuse} exists, so a FUSE passthrough file
- * system that delays writes and fsyncs (with a libfuse binding that CI installs) is the way to make one.
+ * <p><b>A slow disk.</b> The build machines have neither device-mapper ({@code dm-delay}) nor cgroup I/O throttling,
+ * so the slow disk is a FUSE passthrough file system ({@link SlowDisk}: {@link DelayingFuseFs} on jnr-fuse and
+ * libfuse 2, served by a child JVM) that delays every write and fsync, or stalls every fsync until released. What it
+ * shows: on a slow disk creates are slow and succeed, and every acknowledged blob reads back verified and is on the
+ * backing disk byte for byte. On a stalled disk a create BLOCKS as long as the disk does (the local backend has no
+ * deadline of its own; {@link LocalSlowDiskRegistryTest} shows the same for a registry's submit, seatunnel-it's
+ * DropInSlowDiskTest what the drop-in does), while reads work,
+ * the write in flight is listed as incomplete and nothing is acknowledged; once the disk answers the same create
+ * returns CREATED, intact. Interrupting the blocked thread blocks the interrupter too, until the disk answers; then
+ * the create fails plainly. If the disk's server dies under a stalled create, the create fails at once (nothing
+ * stored) and leaves its temporary file, which the same store lists as incomplete and removes once the disk is back.
+ *
+ * <p>The mount-based tests need Linux and root (the slow disk also {@code /dev/fuse} and libfuse 2) and skip (JUnit
+ * assumption, with the reason) otherwise; the tmpfs is unmounted after each test, also when it fails. The slow-disk
+ * tests share one FUSE mount (a directory each), reset after each test (stalled fsyncs released, so no thread stays
+ * blocked on it) and unmounted after the class (the test that kills the disk's server starts it again; if it fails
+ * before that, the next test mounts a new one).
  */
 class LocalDiskFaultTest {
 
@@ -46,13 +63,38 @@ class LocalDiskFaultTest {
     Path temp;
 
     private Path mount;
+    private SlowDisk disk;
     private LocalJobInfoStore store;
     private final Map<Long, byte[]> acknowledged = new LinkedHashMap<>();
+
+    /** The slow disk the tests share (one mount, one child JVM: about a second each saved); per test a directory. */
+    private static SlowDisk shared;
+    private static int sharedUses;
+
+    @TempDir
+    static Path classTemp;
+
+    @AfterAll
+    static void unmountShared() {
+        if (shared != null) {
+            shared.close();
+            shared = null;
+        }
+    }
 
     @AfterEach
     void cleanUp() {
         if (store != null) {
             store.close();
+        }
+        if (disk != null && disk == shared) {
+            try {
+                disk.reset(); // releases stalled fsyncs first, so no thread of this JVM stays blocked on the mount
+            } catch (RuntimeException e) {
+                unmountShared();
+            }
+        } else if (disk != null) {
+            disk.close(); // releases stalled fsyncs first, so no thread of this JVM stays blocked on the mount
         }
         if (mount != null && Privileged.isMountPoint(mount)) {
             Privileged.unmountQuietly(mount);
@@ -204,6 +246,197 @@ class LocalDiskFaultTest {
         assertNoTornBlobAndNoLeftover();
     }
 
+    // ---- a slow disk: a FUSE passthrough file system that delays writes and fsyncs, or stalls fsyncs (SlowDisk) ----
+
+    /** A directory of this test on the shared slow disk (mounted by the first test that asks). */
+    private Path slowDisk() throws IOException {
+        if (shared == null || !shared.alive()) {
+            unmountShared();
+            shared = SlowDisk.mount(classTemp.resolve("backing"), classTemp.resolve("fuse"));
+        }
+        disk = shared;
+        return Files.createDirectories(shared.mountPoint().resolve("test-" + (++sharedUses)));
+    }
+
+    /** What is really on the disk under the mount: the blob files of the backing directory, byte for byte. */
+    private void assertAcknowledgedOnTheBackingDisk() throws IOException {
+        Path storeOnDisk = disk.backing().resolve(disk.mountPoint().relativize(store.directory()));
+        for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
+            Path onDisk = storeOnDisk.resolve(StoreNaming.blobName(e.getKey()));
+            assertThat(Files.readAllBytes(onDisk)).as("job %s on the backing disk", e.getKey())
+                    .isEqualTo(e.getValue());
+        }
+    }
+
+    private static Thread startCreate(LocalJobInfoStore store, long jobId, int size,
+                                      AtomicReference<Object> outcome) {
+        byte[] envelope = BlobEnvelope.wrap(jobId, 1, TestBlobs.randomPayload(jobId, size));
+        Thread t = new Thread(() -> {
+            try {
+                outcome.set(store.create(jobId, BlobSource.ofBytes(envelope)));
+            } catch (JobInfoStoreException | RuntimeException e) {
+                outcome.set(e);
+            }
+        }, "create-" + jobId);
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    /** Waits (bounded: a hang fails the test) for the thread of {@link #startCreate} and returns what it got. */
+    private static Object outcomeOf(Thread t, AtomicReference<Object> outcome) throws InterruptedException {
+        t.join(NO_HANG.toMillis());
+        assertThat(t.isAlive()).as("%s still blocked after %s", t.getName(), NO_HANG).isFalse();
+        return outcome.get();
+    }
+
+    /**
+     * Every write request and every fsync of the disk is delayed (100 ms each; a blob of 200 KiB is two write
+     * requests, a create makes two fsyncs: the file and the directory). Creates are slow and succeed; the disk saw
+     * the delays; every acknowledged blob reads back verified and is on the backing disk byte for byte; once the
+     * delay is gone the same store goes on.
+     */
+    @Test
+    void aSlowDiskSlowsCreatesDownAndLosesNothingAcknowledged() throws Exception {
+        Path dir = slowDisk();
+        disk.delay(Duration.ofMillis(100), Duration.ofMillis(100));
+        openStore(dir.resolve("store"));
+        acknowledge(40, 1 << 10);
+        acknowledge(41, 200 << 10);
+        byte[] again = acknowledged.get(41L);
+        assertThat(bounded(() -> store.create(41, BlobSource.ofBytes(again)))).isEqualTo(CreateOutcome.ALREADY_PRESENT);
+
+        Map<String, Long> counts = disk.counts();
+        assertThat(counts.get("fsyncs")).as("the store's fsyncs went to the slow disk: %s", counts)
+                .isGreaterThanOrEqualTo(2L * acknowledged.size());
+        assertThat(counts.get("delayedMillis")).as("%s", counts).isGreaterThanOrEqualTo(
+                100L * (counts.get("writes") + counts.get("fsyncs")));
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+
+        disk.delay(Duration.ZERO, Duration.ZERO);
+        acknowledge(43, 100 << 10);
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * A disk that stops answering fsyncs. What the caller gets: the create BLOCKS inside the store (the local backend
+     * has no deadline of its own; the fsync of the temporary file is where it waits, as the disk tells); it is not
+     * acknowledged meanwhile, the blob is not readable under its name, the store's listing shows the write in flight
+     * as incomplete, and blobs acknowledged before read back verified (reads need no fsync). Once the disk answers
+     * again the same create returns CREATED and its blob is intact; nothing is left over.
+     */
+    @Test
+    void aStalledDiskBlocksTheCreateUntilItAnswersAndThenTheBlobIsIntact() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(50, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 51, 200 << 10, outcome);
+        String waiting = disk.awaitStalledFsync(NO_HANG);
+        assertThat(StoreNaming.parseTempName(Paths.get(waiting).getFileName().toString()))
+                .as("the fsync that waits: %s", waiting).hasValue(51L);
+        assertThat(create.isAlive()).as("the create waits for the disk").isTrue();
+        assertThat(outcome.get()).isNull();
+
+        assertThatThrownBy(() -> bounded(() -> store.read(51))).isInstanceOf(BlobNotFoundException.class);
+        assertAcknowledgedIntact();
+        assertThat(bounded(() -> store.list())).filteredOn(StoredBlob::incomplete)
+                .extracting(StoredBlob::jobId).containsExactly(51L);
+
+        disk.release();
+        assertThat(outcomeOf(create, outcome)).isEqualTo(CreateOutcome.CREATED);
+        acknowledged.put(51L, BlobEnvelope.wrap(51, 1, TestBlobs.randomPayload(51, 200 << 10)));
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * A create blocked on a stalled fsync cannot be called off, and trying blocks the caller too: {@code
+     * Thread.interrupt()} of a thread inside {@code FileChannel.force} closes the channel and then WAITS for that
+     * thread to leave the native call (JDK 17 {@code NativeThreadSet.signalAndWait}), which it does only when the disk
+     * answers (the kernel keeps waiting for the FUSE server, as for a hard NFS mount). So {@code Future.cancel(true)},
+     * {@code shutdownNow()} or a preemptive timeout on such a thread hangs as well. When the disk answers, the
+     * interrupter returns and the interrupted create fails plainly (nothing stored, the temporary file removed, not an
+     * unknown outcome); the store goes on.
+     */
+    @Test
+    void anInterruptBlocksOnACreateStalledOnTheDiskAndTheCreateFailsCleanlyOnceTheDiskAnswers() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(60, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 61, 100 << 10, outcome);
+        disk.awaitStalledFsync(NO_HANG);
+        Thread interrupter = new Thread(create::interrupt, "interrupter");
+        interrupter.setDaemon(true);
+        interrupter.start();
+        // not a timing assertion: half a second in which an interrupt that frees the thread would have done so
+        interrupter.join(500);
+        assertThat(interrupter.isAlive()).as("Thread.interrupt() waits for the thread blocked on the disk").isTrue();
+        assertThat(create.isAlive()).as("the interrupted create is still blocked on the disk").isTrue();
+
+        disk.release();
+        interrupter.join(NO_HANG.toMillis());
+        assertThat(interrupter.isAlive()).as("the interrupter returns once the disk answers").isFalse();
+        Object failure = outcomeOf(create, outcome);
+        assertThat(failure).isInstanceOf(JobInfoStoreException.class).isNotInstanceOf(OutcomeUnknownException.class);
+        assertThat(((JobInfoStoreException) failure).getMessage()).contains("jobId=61").contains("nothing was stored")
+                .contains("ClosedByInterruptException");
+        assertThatThrownBy(() -> bounded(() -> store.read(61))).isInstanceOf(BlobNotFoundException.class);
+        assertNoTornBlobAndNoLeftover();
+        acknowledge(61, 100 << 10);
+        assertAcknowledgedIntact();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * The disk's server dies while a create waits on a stalled fsync (a FUSE or NFS server lost): the create fails at
+     * once with a plain error (nothing stored), the blocked thread is freed, reads fail with a store error (not "not
+     * found"), and the temporary file of the interrupted write stays on the disk, since it could not be removed. When
+     * the server is back (over the same disk), the same store object lists that file as incomplete, removes it as GC
+     * does ({@code deleteIncomplete}), reads every acknowledged blob verified and creates again.
+     */
+    @Test
+    void theDiskServerDyingUnderAStalledCreateFailsItAndLeavesALeftoverThatTheStoreFindsOnceBack() throws Exception {
+        Path dir = slowDisk();
+        openStore(dir.resolve("store"));
+        acknowledge(70, 100 << 10);
+        acknowledge(71, 100 << 10);
+
+        disk.stall();
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        Thread create = startCreate(store, 72, 300 << 10, outcome);
+        disk.awaitStalledFsync(NO_HANG);
+        disk.crash();
+        Object failure = outcomeOf(create, outcome);
+        assertThat(failure).isInstanceOf(JobInfoStoreException.class).isNotInstanceOf(OutcomeUnknownException.class);
+        assertThat(((JobInfoStoreException) failure).getMessage()).contains("jobId=72").contains("nothing was stored");
+        assertThatThrownBy(() -> bounded(() -> store.read(70))).isInstanceOf(JobInfoStoreException.class)
+                .isNotInstanceOf(BlobNotFoundException.class).hasMessageContaining("jobId=70");
+        assertThatThrownBy(() -> bounded(() -> store.list())).isInstanceOf(JobInfoStoreException.class);
+
+        disk.restart();
+        List<StoredBlob> leftovers = bounded(() -> store.list()).stream().filter(StoredBlob::incomplete).toList();
+        assertThat(leftovers).extracting(StoredBlob::jobId).containsExactly(72L);
+        assertThat(bounded(() -> store.deleteIncomplete(leftovers.get(0)))).isTrue();
+        assertThatThrownBy(() -> bounded(() -> store.read(72))).isInstanceOf(BlobNotFoundException.class);
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+        acknowledge(72, 300 << 10);
+        assertAcknowledgedIntact();
+        assertNoTornBlobAndNoLeftover();
+    }
+
     private static void fillUntilFull(Path filler) {
         byte[] chunk = new byte[64 << 10];
         try (OutputStream out = Files.newOutputStream(filler)) {
@@ -217,7 +450,41 @@ class LocalDiskFaultTest {
         throw new AssertionError("the tmpfs never filled up");
     }
 
-    private static <T> T bounded(ThrowingSupplier<T> call) {
-        return assertTimeoutPreemptively(NO_HANG, call);
+    /**
+     * Runs {@code call} with a bound that only catches a hang, on a thread of its own that is NOT interrupted when the
+     * bound passes (JUnit's preemptive timeout would interrupt it, and interrupting a thread blocked on a stalled disk
+     * blocks the interrupter: see the test of that). Returns what the call returns and throws what it throws.
+     */
+    static <T> T bounded(ThrowingSupplier<T> call) {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.set(call.get());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "bounded-store-call");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(NO_HANG.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for a store call", e);
+        }
+        if (t.isAlive()) {
+            throw new AssertionError("a store call did not return within " + NO_HANG + " (a hang; its thread is left"
+                    + " alone, since interrupting a thread blocked on a disk blocks the interrupter)");
+        }
+        if (failure.get() != null) {
+            throw LocalDiskFaultTest.<RuntimeException>sneaky(failure.get());
+        }
+        return result.get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable e) throws E {
+        throw (E) e;
     }
 }

@@ -1,0 +1,107 @@
+package io.jobinfo.store.seatunnel.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jobinfo.store.local.SlowDisk;
+import io.jobinfo.store.spi.StoreNaming;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * The drop-in on the stock SeaTunnel 2.3.8 engine (one member process) with its local store on a disk that stops
+ * answering: a real FUSE slow disk ({@link SlowDisk}, jobinfo-store-local's test-jar) whose fsyncs stall until
+ * released. The promise at this level is that a SeaTunnel submit never waits for the store: the job is put inline and
+ * moved to the store afterwards by the drop-in's mover threads. Shown here: on a stalled disk the submit returns and
+ * the job runs, inline, while a mover waits in the store's fsync; once the disk answers the job is moved (a small
+ * reference in the map, its blob on the disk). And what is not bounded: stopping the member (SIGTERM) while a mover
+ * waits on the stalled disk does not finish until the disk answers (the drop-in's stop interrupts its movers, and
+ * interrupting a thread blocked in {@code FileChannel.force} blocks the interrupter; see jobinfo-store-local's
+ * {@code LocalDiskFaultTest}).
+ *
+ * <p>Long mode only ({@code -Djobinfo.it.long=true}: a SeaTunnel member of its own); needs Linux, root,
+ * {@code /dev/fuse} and libfuse 2, and is skipped otherwise, naming what is missing.
+ */
+@EnabledIfSystemProperty(named = "jobinfo.it.long", matches = "true",
+        disabledReason = "a SeaTunnel member of its own on a FUSE disk: runs with -Djobinfo.it.long=true")
+class DropInSlowDiskTest {
+
+    private static final Path DIR = SeaTunnelClusterExtension.TARGET.resolve("DropInSlowDiskTest").toAbsolutePath();
+
+    @Test
+    void aSubmitOnAStalledDiskReturnsTheJobRunsInlineAndMovesOnceTheDiskAnswersButAMemberStopWaitsForTheDisk()
+            throws Exception {
+        SlowDisk disk = SlowDisk.mount(DIR.resolve("backing"), DIR.resolve("fuse"));
+        SeaTunnelProcessCluster cluster = null;
+        ClusterClient client = null;
+        try {
+            Path store = disk.mountPoint().resolve("store");
+            ClusterSpec spec = ClusterSpec.stock("st-slowdisk", 1)
+                    .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
+                    .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
+                    .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+            cluster = new SeaTunnelProcessCluster(spec, DIR.resolve("cluster")).start(1);
+            ClusterClient c = new ClusterClient(spec);
+            client = c;
+            SeaTunnelProcessCluster started = cluster;
+            ClusterClient.await(() -> c.members().size() == 1 || started.aliveMembers().isEmpty(),
+                    Duration.ofSeconds(120), () -> "the member did not start: " + started.logTail(0, 4000));
+            assertThat(c.members()).hasSize(1);
+
+            // healthy: the job is moved to the (FUSE) disk
+            long first = c.submit(FakeJobs.write(DIR.resolve("jobs"), "healthy", 10, 20, true), "slowdisk-healthy");
+            c.awaitStatus(first, "RUNNING", Duration.ofSeconds(90));
+            DropInLocalStoreTest.awaitReference(c, first);
+
+            // stalled: the submit returns, the job runs inline, a mover waits in the store's fsync
+            disk.stall();
+            long stalled = c.submit(FakeJobs.write(DIR.resolve("jobs"), "stalled", 100, 20, true),
+                    "slowdisk-stalled");
+            c.awaitStatus(stalled, "RUNNING", Duration.ofSeconds(90));
+            String waiting = disk.awaitStalledFsync(Duration.ofSeconds(60));
+            assertThat(waiting).as("a mover's fsync waits on the disk").contains(".tmp-");
+            assertThat(c.storedJobBytes(stalled)).as("the job is inline while the disk stalls")
+                    .isGreaterThan(100_000);
+            assertThat(c.dropInTotal("pendingMoves")).isGreaterThanOrEqualTo(1);
+
+            disk.release();
+            DropInLocalStoreTest.awaitReference(c, stalled);
+            assertThat(disk.backing().resolve("store").resolve(StoreNaming.blobName(stalled)))
+                    .as("the blob on the disk").exists();
+
+            // a member stop while a mover waits on the stalled disk: it ends only once the disk answers
+            disk.stall();
+            c.submit(FakeJobs.write(DIR.resolve("jobs"), "stop", 100, 20, true), "slowdisk-stop");
+            disk.awaitStalledFsync(Duration.ofSeconds(90));
+            client.close();
+            client = null;
+            ProcessHandle.of(cluster.pid(0)).ifPresent(ProcessHandle::destroy); // SIGTERM, as an operator
+            // not a timing assertion: 15 s in which a stop that does not wait for the disk would have ended
+            assertThat(cluster.awaitExit(0, Duration.ofSeconds(15)))
+                    .as("the member stopped although a mover waits on the stalled disk").isNull();
+            disk.release();
+            assertThat(cluster.awaitExit(0, Duration.ofSeconds(90))).as("the member stops once the disk answers")
+                    .isNotNull();
+        } finally {
+            if (client != null) {
+                client.close();
+            }
+            try {
+                disk.release();
+            } catch (RuntimeException ignored) {
+                // closed below anyway
+            }
+            if (cluster != null) {
+                cluster.close();
+            }
+            disk.close();
+        }
+    }
+}
