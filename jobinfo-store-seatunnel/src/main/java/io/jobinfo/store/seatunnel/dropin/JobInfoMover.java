@@ -23,6 +23,9 @@ import io.jobinfo.store.spi.StoredBlob;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -123,11 +126,28 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 TimeUnit.MILLISECONDS);
     }
 
+    /**
+     * Stops taking work and returns at once; moves in progress are interrupted from a daemon thread of their own.
+     * Interrupting a thread that waits in {@code FileChannel.force} on a stalled disk closes the channel and then
+     * waits for that thread to leave the native call, so an interrupt from here would hold the member's stop until the
+     * disk answers. An interrupted move leaves its job inline (a temporary file at most, which GC removes).
+     */
     void stop() {
-        for (ScheduledExecutorService s : stripes) {
-            s.shutdownNow();
+        final List<ScheduledExecutorService> all = new ArrayList<ScheduledExecutorService>(Arrays.asList(stripes));
+        all.add(sweeper);
+        for (ScheduledExecutorService s : all) {
+            s.shutdown(); // no new work; never blocks
         }
-        sweeper.shutdownNow();
+        Thread interrupter = new Thread(new Runnable() {
+            @Override
+            public void run() {
+                for (ScheduledExecutorService s : all) {
+                    s.shutdownNow(); // may block while a mover waits on a stalled disk: this thread's problem only
+                }
+            }
+        }, "jobinfo-dropin-stop");
+        interrupter.setDaemon(true);
+        interrupter.start();
         IMap<Long, JobInfo> m = map;
         UUID id = listenerId;
         if (m != null && id != null) {
