@@ -35,27 +35,47 @@ import java.util.UUID;
  * mid-write leaves a {@code .tmp-*} file that {@link #list()} reports as incomplete for garbage collection.
  *
  * <p>The file system must support hard links; {@link #open} checks that and refuses to start otherwise.
+ *
+ * <p>With a write timeout ({@code local.write-timeout}, 30 s by default through the factory), a create on a disk that
+ * stops answering fails after that time with nothing stored, instead of waiting as long as the disk does; see
+ * {@link WriteDeadline}. Reads, lists and deletes wait as long as the disk does.
  */
 public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     private final Path dir;
     private final String storeId;
     private final boolean fsync;
+    /** {@code null}: a create waits as long as the disk does. */
+    private final WriteDeadline deadline;
     private volatile boolean closed;
 
-    private LocalJobInfoStore(Path dir, String storeId, boolean fsync) {
+    private LocalJobInfoStore(Path dir, String storeId, boolean fsync, long writeTimeoutMillis) {
         this.dir = dir;
         this.storeId = storeId;
         this.fsync = fsync;
+        this.deadline = writeTimeoutMillis > 0 ? new WriteDeadline(writeTimeoutMillis, dir.toString()) : null;
     }
 
     /**
-     * Opens a store on {@code dir}, checking that it is a writable directory that supports hard links.
+     * Opens a store on {@code dir} whose creates wait as long as the disk takes; see
+     * {@link #open(Path, String, boolean, boolean, long)}.
      *
      * @throws JobInfoStoreException naming the directory and what is wrong with it
      */
     public static LocalJobInfoStore open(Path dir, String storeId, boolean fsync, boolean createDirectories)
             throws JobInfoStoreException {
+        return open(dir, storeId, fsync, createDirectories, 0);
+    }
+
+    /**
+     * Opens a store on {@code dir}, checking that it is a writable directory that supports hard links.
+     *
+     * @param writeTimeoutMillis how long a create waits for the disk at most (0: as long as the disk takes); past it
+     *                           the create fails with nothing stored, see {@link WriteDeadline}
+     * @throws JobInfoStoreException naming the directory and what is wrong with it
+     */
+    public static LocalJobInfoStore open(Path dir, String storeId, boolean fsync, boolean createDirectories,
+                                         long writeTimeoutMillis) throws JobInfoStoreException {
         Path absolute = dir.toAbsolutePath().normalize();
         try {
             if (createDirectories) {
@@ -71,7 +91,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
         }
         probeHardLinks(absolute);
         String id = storeId != null ? storeId : StoreNaming.deriveStoreId("local:" + absolute);
-        return new LocalJobInfoStore(absolute, id, fsync);
+        return new LocalJobInfoStore(absolute, id, fsync, writeTimeoutMillis);
     }
 
     private static void probeHardLinks(Path dir) throws JobInfoStoreException {
@@ -122,8 +142,22 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    protected boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header) throws JobInfoStoreException {
+    protected boolean writeIfAbsent(final long jobId, final BlobSource blob, EnvelopeHeader header)
+            throws JobInfoStoreException {
         checkOpen();
+        if (deadline == null) {
+            return writeNow(jobId, blob, null);
+        }
+        return deadline.run(jobId, location(jobId), new WriteDeadline.Write() {
+            @Override
+            public boolean run(WriteDeadline.Ticket ticket) throws JobInfoStoreException {
+                return writeNow(jobId, blob, ticket);
+            }
+        });
+    }
+
+    /** The write itself; {@code ticket} (if any) says at the commit point whether its caller still waits. */
+    private boolean writeNow(long jobId, BlobSource blob, WriteDeadline.Ticket ticket) throws JobInfoStoreException {
         Path target = path(jobId);
         if (Files.exists(target)) {
             return false; // cheap path for retries; the link below is what decides a race
@@ -142,6 +176,11 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
             }
             throw new JobInfoStoreException("Writing the blob failed (nothing was stored): " + e, jobId,
                     location(jobId), e);
+        }
+        if (ticket != null && !ticket.mayCommit()) {
+            deleteQuietly(temp);
+            throw new JobInfoStoreException("Abandoned: the caller stopped waiting for the disk; nothing was stored",
+                    jobId, location(jobId));
         }
         try {
             Files.createLink(target, temp);
@@ -296,6 +335,9 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     @Override
     public void close() {
         closed = true;
+        if (deadline != null) {
+            deadline.close();
+        }
     }
 
     private void checkOpen() throws JobInfoStoreException {

@@ -1,5 +1,6 @@
 package io.jobinfo.store.local;
 
+import io.jobinfo.store.config.Durations;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -18,6 +19,9 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
 
     public static final String FSYNC = "local.fsync";
     public static final String CREATE_DIRECTORIES = "local.create-directories";
+    public static final String WRITE_TIMEOUT = "local.write-timeout";
+    /** {@value}: a create of at most a few MiB that takes longer is on a disk or NFS server that is not answering. */
+    static final String DEFAULT_WRITE_TIMEOUT = "30s";
 
     @Override
     public String identifier() {
@@ -30,6 +34,9 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
         options.put(FSYNC, "true (default): fsync every blob and its directory before a create returns; false only"
                 + " for throw-away test stores");
         options.put(CREATE_DIRECTORIES, "true (default): create the namespace directory if it is missing");
+        options.put(WRITE_TIMEOUT, DEFAULT_WRITE_TIMEOUT + " (default): how long a create waits for the disk at most;"
+                + " past it the create fails with nothing stored (" + Durations.FORMS + "; 0: as long as the disk"
+                + " takes)");
         return options;
     }
 
@@ -52,6 +59,14 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
                 problems.add("jobinfo-storage.plugin-config." + key + ": '" + v + "' must be true or false");
             }
         }
+        String timeout = config.option(WRITE_TIMEOUT);
+        if (timeout != null) {
+            try {
+                Durations.parse(timeout);
+            } catch (IllegalArgumentException e) {
+                problems.add("jobinfo-storage.plugin-config." + WRITE_TIMEOUT + ": " + e.getMessage());
+            }
+        }
         return problems;
     }
 
@@ -59,6 +74,8 @@ public final class LocalJobInfoStoreFactory implements JobInfoStoreFactory {
     public JobInfoStore create(JobInfoStorageConfig config) throws JobInfoStoreException {
         boolean fsync = !"false".equalsIgnoreCase(config.option(FSYNC));
         boolean mkdirs = !"false".equalsIgnoreCase(config.option(CREATE_DIRECTORIES));
-        return LocalJobInfoStore.open(Paths.get(config.namespace()), config.storeId(), fsync, mkdirs);
+        String timeout = config.option(WRITE_TIMEOUT);
+        long timeoutMillis = Durations.parse(timeout != null ? timeout : DEFAULT_WRITE_TIMEOUT).toMillis();
+        return LocalJobInfoStore.open(Paths.get(config.namespace()), config.storeId(), fsync, mkdirs, timeoutMillis);
     }
 }

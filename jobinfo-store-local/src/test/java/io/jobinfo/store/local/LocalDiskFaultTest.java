@@ -40,9 +40,9 @@ import org.junit.jupiter.api.io.TempDir;
  * so the slow disk is a FUSE passthrough file system ({@link SlowDisk}: {@link DelayingFuseFs} on jnr-fuse and
  * libfuse 2, served by a child JVM) that delays every write and fsync, or stalls every fsync until released. What it
  * shows: on a slow disk creates are slow and succeed, and every acknowledged blob reads back verified and is on the
- * backing disk byte for byte. On a stalled disk a create BLOCKS as long as the disk does (the local backend has no
- * deadline of its own; {@link LocalSlowDiskRegistryTest} shows the same for a registry's submit, seatunnel-it's
- * DropInSlowDiskTest what the drop-in does), while reads work,
+ * backing disk byte for byte. On a stalled disk a create on a store with a write timeout fails once it has passed,
+ * with nothing stored; without one it BLOCKS as long as the disk does ({@link LocalSlowDiskRegistryTest} shows both
+ * for a registry's submit, seatunnel-it's DropInSlowDiskTest what the drop-in does), while reads work,
  * the write in flight is listed as incomplete and nothing is acknowledged; once the disk answers the same create
  * returns CREATED, intact. Interrupting the blocked thread blocks the interrupter too, until the disk answers; then
  * the create fails plainly. If the disk's server dies under a stalled create, the create fails at once (nothing
@@ -323,8 +323,8 @@ class LocalDiskFaultTest {
     }
 
     /**
-     * A disk that stops answering fsyncs. What the caller gets: the create BLOCKS inside the store (the local backend
-     * has no deadline of its own; the fsync of the temporary file is where it waits, as the disk tells); it is not
+     * A disk that stops answering fsyncs, under a store without a write timeout. What the caller gets: the create BLOCKS
+     * inside the store (the fsync of the temporary file is where it waits, as the disk tells); it is not
      * acknowledged meanwhile, the blob is not readable under its name, the store's listing shows the write in flight
      * as incomplete, and blobs acknowledged before read back verified (reads need no fsync). Once the disk answers
      * again the same create returns CREATED and its blob is intact; nothing is left over.
@@ -352,6 +352,43 @@ class LocalDiskFaultTest {
         disk.release();
         assertThat(outcomeOf(create, outcome)).isEqualTo(CreateOutcome.CREATED);
         acknowledged.put(51L, BlobEnvelope.wrap(51, 1, TestBlobs.randomPayload(51, 200 << 10)));
+        assertAcknowledgedIntact();
+        assertAcknowledgedOnTheBackingDisk();
+        assertNoTornBlobAndNoLeftover();
+    }
+
+    /**
+     * The same stalled disk under a store with a write timeout ({@code local.write-timeout}, what the factory sets by
+     * default): the create fails once the timeout has passed, with a plain error naming the job, the setting and what
+     * to do (not an unknown outcome: the write was abandoned before its commit point), and nothing is readable. The
+     * abandoned write goes on on its own thread; once the disk answers it does not link the blob and removes its
+     * temporary file, so nothing is stored or left over; the same store then creates the job.
+     */
+    @Test
+    void withAWriteTimeoutACreateOnAStalledDiskFailsInTimeWithNothingStoredAndTheStoreGoesOn() throws Exception {
+        Path dir = slowDisk();
+        store = LocalJobInfoStore.open(dir.resolve("store"), null, true, true, 1_000);
+        acknowledge(55, 100 << 10);
+
+        disk.stall();
+        byte[] envelope = BlobEnvelope.wrap(56, 1, TestBlobs.randomPayload(56, 200 << 10));
+        assertThatThrownBy(() -> bounded(() -> store.create(56, BlobSource.ofBytes(envelope))))
+                .isInstanceOf(JobInfoStoreException.class).isNotInstanceOf(OutcomeUnknownException.class)
+                .hasMessageContaining("jobId=56").hasMessageContaining("did not answer within 1000 ms")
+                .hasMessageContaining(LocalJobInfoStoreFactory.WRITE_TIMEOUT).hasMessageContaining("nothing was stored");
+        assertThat(disk.awaitStalledFsync(NO_HANG)).as("the abandoned write still waits on the disk").isNotNull();
+        assertThatThrownBy(() -> bounded(() -> store.read(56))).isInstanceOf(BlobNotFoundException.class);
+        assertAcknowledgedIntact();
+
+        disk.release();
+        long deadline = System.nanoTime() + NO_HANG.toNanos();
+        while (!bounded(() -> store.list()).stream().noneMatch(b -> b.jobId() == 56)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(bounded(() -> store.list())).as("the abandoned write linked nothing and removed its temporary file")
+                .noneMatch(b -> b.jobId() == 56);
+        acknowledge(56, 200 << 10);
         assertAcknowledgedIntact();
         assertAcknowledgedOnTheBackingDisk();
         assertNoTornBlobAndNoLeftover();

@@ -1,6 +1,7 @@
 package io.jobinfo.store.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.service.JobInfoPointer;
@@ -20,9 +21,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a caller of {@link RunningJobInfoRegistry#submit} gets when the local store's disk stops answering (a real
- * stalled disk: {@link SlowDisk}), on one real Hazelcast member. The registry puts no deadline of its own on a submit
- * and the local backend has none either (the S3 and HDFS backends bound theirs with their clients' timeouts): the
- * submit BLOCKS for as long as the disk stalls. Meanwhile no pointer is written (nothing half-registered), jobs
+ * stalled disk: {@link SlowDisk}), on one real Hazelcast member. The registry puts no deadline of its own on a submit;
+ * the local backend's is its write timeout ({@code local.write-timeout}; the S3 and HDFS backends bound theirs with
+ * their clients' timeouts). Without one, the submit BLOCKS for as long as the disk stalls. Meanwhile no pointer is
+ * written (nothing half-registered), jobs
  * already acknowledged are served, and once the disk answers the same submit is acknowledged and its job reads back.
  * Needs Linux, root, {@code /dev/fuse} and libfuse 2; skipped otherwise, naming what is missing.
  *
@@ -137,5 +139,31 @@ class LocalSlowDiskRegistryTest {
         assertThat(registry.get(2)).hasValue(second);
         assertThat(registry.get(1)).hasValue(first);
         assertThat(store.list()).noneMatch(b -> b.incomplete());
+    }
+
+    /**
+     * The same stall under a store with a write timeout ({@code local.write-timeout}; the factory's default is 30 s):
+     * the submit fails once the timeout has passed, with a plain error naming the job and the setting, and registers
+     * nothing; once the disk answers, the same submit again is acknowledged and its job reads back.
+     */
+    @Test
+    void withAWriteTimeoutASubmitOnAStalledDiskFailsInTimeRegistersNothingAndSucceedsOnceTheDiskAnswers()
+            throws Exception {
+        disk = SlowDisk.mount(temp.resolve("backing"), temp.resolve("fuse"));
+        store = LocalJobInfoStore.open(disk.mountPoint().resolve("store"), null, true, true, 1_000);
+        registry = RunningJobInfoRegistry.builder(cluster.master(), store, new BytesCodec())
+                .mapName("slowdisk-timeout-" + System.nanoTime()).build();
+        byte[] job = TestBlobs.randomPayload(3, 100 << 10);
+
+        disk.stall();
+        assertThatThrownBy(() -> LocalDiskFaultTest.bounded(() -> registry.submit(3, job)))
+                .isInstanceOf(JobInfoStoreException.class).hasMessageContaining("jobId=3")
+                .hasMessageContaining(LocalJobInfoStoreFactory.WRITE_TIMEOUT);
+        assertThat(registry.registeredValue(3)).as("nothing registered").isNull();
+
+        disk.release();
+        assertThat(LocalDiskFaultTest.bounded(() -> registry.submit(3, job))).isInstanceOf(JobInfoPointer.class);
+        registry.invalidateAll();
+        assertThat(registry.get(3)).hasValue(job);
     }
 }

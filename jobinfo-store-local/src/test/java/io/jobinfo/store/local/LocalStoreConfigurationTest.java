@@ -43,6 +43,21 @@ class LocalStoreConfigurationTest {
     }
 
     @Test
+    void aWriteTimeoutThatIsNoDurationIsNamedWithTheFormsAccepted() {
+        assertThatThrownBy(() -> JobInfoStores.open(yaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: %s
+                  plugin-config:
+                    local.write-timeout: soon
+                """.formatted(dir.resolve("blobs")))))
+                .isInstanceOfSatisfying(InvalidConfigurationException.class, e -> assertThat(e.problems())
+                        .singleElement().asString().contains("local.write-timeout").contains("soon")
+                        .contains("30s"));
+        assertThat(Files.exists(dir.resolve("blobs"))).as("nothing created").isFalse();
+    }
+
+    @Test
     void anUnknownTypeNamesTheKnownOnes() {
         assertThatThrownBy(() -> JobInfoStores.open(yaml("""
                 jobinfo-storage:
