@@ -224,12 +224,7 @@ final class DelayingFuseFs extends FuseStubFS {
 
     @Override
     public int mkdir(String path, @mode_t long mode) {
-        try {
-            Files.createDirectory(real(path));
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> Files.createDirectory(real(path)));
     }
 
     @Override
@@ -238,12 +233,7 @@ final class DelayingFuseFs extends FuseStubFS {
         if (!Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             return Files.exists(p, LinkOption.NOFOLLOW_LINKS) ? -ErrorCodes.ENOTDIR() : -ErrorCodes.ENOENT();
         }
-        try {
-            Files.delete(p);
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> Files.delete(p));
     }
 
     @Override
@@ -252,32 +242,17 @@ final class DelayingFuseFs extends FuseStubFS {
         if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
             return -ErrorCodes.EISDIR();
         }
-        try {
-            Files.delete(p);
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> Files.delete(p));
     }
 
     @Override
     public int rename(String oldpath, String newpath) {
-        try {
-            Files.move(real(oldpath), real(newpath), StandardCopyOption.ATOMIC_MOVE);
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> Files.move(real(oldpath), real(newpath), StandardCopyOption.ATOMIC_MOVE));
     }
 
     @Override
     public int link(String oldpath, String newpath) {
-        try {
-            Files.createLink(real(newpath), real(oldpath));
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> Files.createLink(real(newpath), real(oldpath)));
     }
 
     @Override
@@ -425,12 +400,7 @@ final class DelayingFuseFs extends FuseStubFS {
         if (ch == null) {
             return -ErrorCodes.EBADF();
         }
-        try {
-            ch.force(isdatasync == 0);
-            return 0;
-        } catch (IOException e) {
-            return errno(e);
-        }
+        return io(() -> ch.force(isdatasync == 0));
     }
 
     @Override
@@ -481,6 +451,20 @@ final class DelayingFuseFs extends FuseStubFS {
             stbuf.f_bfree.set(store.getUnallocatedSpace() / block);
             stbuf.f_bavail.set(store.getUsableSpace() / block);
             stbuf.f_namemax.set(255);
+            return 0;
+        } catch (IOException e) {
+            return errno(e);
+        }
+    }
+
+    /** A file system call that returns nothing: 0, or the errno of its failure. */
+    private interface IoCall {
+        void run() throws IOException;
+    }
+
+    private static int io(IoCall call) {
+        try {
+            call.run();
             return 0;
         } catch (IOException e) {
             return errno(e);
