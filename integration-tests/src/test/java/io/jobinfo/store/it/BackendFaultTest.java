@@ -195,6 +195,8 @@ class BackendFaultTest {
             registry.submit(id, generator.generate(id, SIZE));
             return new Outcome(phase, id, true, null, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } catch (JobInfoStoreException e) {
+            // a failed submit leaves the caller's thread as it was (a timed-out HDFS write once set its interrupt flag)
+            assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag after %s", e).isFalse();
             return new Outcome(phase, id, false, e.getClass().getSimpleName() + ": " + e.getMessage(),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         } catch (RuntimeException e) {

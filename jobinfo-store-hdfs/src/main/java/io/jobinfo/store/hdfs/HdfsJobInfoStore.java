@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
@@ -485,10 +486,15 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         deleteQuietly(temp);
     }
 
+    /**
+     * Whether {@code t} reports an interrupt of this thread. A socket time-out is an {@link InterruptedIOException}
+     * too, but no interrupt: taking it for one set the caller's interrupt flag after a timed-out write (a NameNode
+     * that stopped answering), and the caller's next wait failed.
+     */
     private static boolean isInterruption(Throwable t) {
         for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
-            if (c instanceof InterruptedIOException || c instanceof ClosedByInterruptException
-                    || c instanceof InterruptedException) {
+            if ((c instanceof InterruptedIOException && !(c instanceof SocketTimeoutException))
+                    || c instanceof ClosedByInterruptException || c instanceof InterruptedException) {
                 return true;
             }
         }
