@@ -217,14 +217,20 @@ final class ScaleReport {
                 List<Double> xs = new ArrayList<>();
                 List<Double> ys = new ArrayList<>();
                 for (int n : counts) {
-                    xs.add((double) n);
-                    ys.add(value(v, n, fig[0]));
+                    double y = value(v, n, fig[0]);
+                    if (y > 0) { // a log axis has no room for 0 (a heap growth within the noise, in a quick run)
+                        xs.add((double) n);
+                        ys.add(y);
+                    }
+                }
+                if (ys.isEmpty()) {
+                    continue;
                 }
                 double g = growthPer10x(v, fig[0]);
                 String name = (v.equals("inline") ? "inline" : "pointer + " + v)
                         + (Double.isNaN(g) ? "" : String.format(Locale.ROOT, " (%.2fx per 10x)", g));
                 Charts.line(c, name, xs, ys, false);
-                if (!fig[3].isEmpty() && !v.equals("inline") && counts.size() > 1) {
+                if (!fig[3].isEmpty() && !v.equals("inline") && xs.size() > 1) {
                     double first = ys.get(0);
                     List<Double> ref = new ArrayList<>();
                     for (double x : xs) {
