@@ -142,18 +142,12 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    protected boolean writeIfAbsent(final long jobId, final BlobSource blob, EnvelopeHeader header)
-            throws JobInfoStoreException {
+    protected boolean writeIfAbsent(long jobId, BlobSource blob, EnvelopeHeader header) throws JobInfoStoreException {
         checkOpen();
         if (deadline == null) {
             return writeNow(jobId, blob, null);
         }
-        return deadline.run(jobId, location(jobId), new WriteDeadline.Write() {
-            @Override
-            public boolean run(WriteDeadline.Ticket ticket) throws JobInfoStoreException {
-                return writeNow(jobId, blob, ticket);
-            }
-        });
+        return deadline.run(jobId, location(jobId), ticket -> writeNow(jobId, blob, ticket));
     }
 
     /** The write itself; {@code ticket} (if any) says at the commit point whether its caller still waits. */

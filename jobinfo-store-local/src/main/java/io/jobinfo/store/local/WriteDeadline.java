@@ -2,7 +2,6 @@ package io.jobinfo.store.local;
 
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
-import java.io.IOException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -37,7 +36,7 @@ final class WriteDeadline {
 
     /** The write itself, given the ticket it must consult before its commit point. */
     interface Write {
-        boolean run(Ticket ticket) throws IOException, JobInfoStoreException;
+        boolean run(Ticket ticket) throws JobInfoStoreException;
     }
 
     /** One write's state: running, abandoned by its caller, or committing. */
