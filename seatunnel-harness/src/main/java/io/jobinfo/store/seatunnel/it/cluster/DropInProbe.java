@@ -1,36 +1,26 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
 import io.jobinfo.store.seatunnel.dropin.DropInService;
 import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 
-import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.Callable;
 
 /**
  * Runs inside a member and returns its drop-in counters ({@code DropInMetrics.snapshot()}), plus {@code active} (1 once
  * the drop-in has started on the member, whatever its mode) and {@code passive} (1 if its {@code jobinfo-dropin} mode
  * is {@code passive}), or {@code {"installed": 0}} on a member without the drop-in.
  */
-public final class DropInProbe implements Callable<HashMap<String, Long>>, HazelcastInstanceAware, Serializable {
+public final class DropInProbe extends MemberProbe<HashMap<String, Long>> {
 
     private static final long serialVersionUID = 1L;
-    private transient HazelcastInstance instance;
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        this.instance = hazelcastInstance;
-    }
 
     @Override
     public HashMap<String, Long> call() {
         HashMap<String, Long> out = new HashMap<>();
         DropInService service;
         try {
-            service = DropInService.forInstance(instance);
+            service = DropInService.forInstance(instance());
         } catch (NoClassDefFoundError noPlugin) {
             service = null;
         }

@@ -1,7 +1,5 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
@@ -9,14 +7,12 @@ import io.jobinfo.store.seatunnel.dropin.DropInService;
 import org.apache.seatunnel.engine.core.job.JobImmutableInformation;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
-import java.io.Serializable;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.concurrent.Callable;
 
 /**
  * Runs inside a member and tells, for each job id, what {@code engine_runningJobInfo} holds and what a reader gets
@@ -26,31 +22,25 @@ import java.util.concurrent.Callable;
  * of that job id); or {@code broken <error>} (a reference whose blob is missing, fails verification, or does not
  * resolve).
  */
-public final class JobBytesProbe implements Callable<HashMap<Long, String>>, HazelcastInstanceAware, Serializable {
+public final class JobBytesProbe extends MemberProbe<HashMap<Long, String>> {
 
     private static final long serialVersionUID = 1L;
     /** The drop-in's reference type id ({@code JobInfoReferenceSerializer.TYPE_ID}). */
     static final int REFERENCE_TYPE = 0x4A495331;
 
     private final ArrayList<Long> jobIds;
-    private transient HazelcastInstance instance;
 
     public JobBytesProbe(List<Long> jobIds) {
         this.jobIds = new ArrayList<>(jobIds);
     }
 
     @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        this.instance = hazelcastInstance;
-    }
-
-    @Override
     public HashMap<Long, String> call() {
-        SerializationService serialization = ((SerializationServiceSupport) instance).getSerializationService();
-        DropInService dropIn = DropInService.forInstance(instance);
+        SerializationService serialization = ((SerializationServiceSupport) instance()).getSerializationService();
+        DropInService dropIn = DropInService.forInstance(instance());
         HashMap<Long, String> out = new HashMap<>();
         for (long id : jobIds) {
-            JobInfo info = instance.<Long, JobInfo>getMap(ClusterClient.RUNNING_JOB_INFO).get(id);
+            JobInfo info = instance().<Long, JobInfo>getMap(ClusterClient.RUNNING_JOB_INFO).get(id);
             if (info == null) {
                 out.put(id, "absent");
                 continue;

@@ -1,11 +1,7 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.LocalMapStats;
 
-import java.io.Serializable;
-import java.util.concurrent.Callable;
 
 /**
  * Runs inside a member (through the client's {@code IExecutorService}) and returns that member's
@@ -13,25 +9,19 @@ import java.util.concurrent.Callable;
  * ({@code ClientMapProxy.getLocalMapStats} throws {@code UnsupportedOperationException}), hence the probe. Its class
  * is on every member's classpath: members run with this module's test classpath.
  */
-public final class RunningJobInfoProbe implements Callable<MapFigures>, HazelcastInstanceAware, Serializable {
+public final class RunningJobInfoProbe extends MemberProbe<MapFigures> {
 
     private static final long serialVersionUID = 1L;
 
     private final String mapName;
-    private transient HazelcastInstance instance;
 
     public RunningJobInfoProbe(String mapName) {
         this.mapName = mapName;
     }
 
     @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        this.instance = hazelcastInstance;
-    }
-
-    @Override
     public MapFigures call() {
-        LocalMapStats stats = instance.getMap(mapName).getLocalMapStats();
+        LocalMapStats stats = instance().getMap(mapName).getLocalMapStats();
         return new MapFigures(stats.getOwnedEntryCount(), stats.getOwnedEntryMemoryCost(),
                 stats.getBackupEntryCount(), stats.getBackupEntryMemoryCost());
     }

@@ -1,13 +1,9 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
-import com.hazelcast.core.HazelcastInstance;
-import com.hazelcast.core.HazelcastInstanceAware;
 import io.jobinfo.store.seatunnel.dropin.DropInService;
 import io.jobinfo.store.spi.StoredBlob;
 
-import java.io.Serializable;
 import java.util.HashMap;
-import java.util.concurrent.Callable;
 
 /**
  * Runs inside a member and lists its drop-in's store ({@code JobInfoStore.list()}, on the executor thread that runs
@@ -15,20 +11,14 @@ import java.util.concurrent.Callable;
  * cannot reach by itself (HDFS: the test JVM has no Hadoop). A store that cannot be listed fails the probe with the
  * store's exception.
  */
-public final class StoreListProbe implements Callable<HashMap<Long, Long>>, HazelcastInstanceAware, Serializable {
+public final class StoreListProbe extends MemberProbe<HashMap<Long, Long>> {
 
     private static final long serialVersionUID = 1L;
-    private transient HazelcastInstance instance;
-
-    @Override
-    public void setHazelcastInstance(HazelcastInstance hazelcastInstance) {
-        this.instance = hazelcastInstance;
-    }
 
     @Override
     public HashMap<Long, Long> call() throws Exception {
         HashMap<Long, Long> out = new HashMap<>();
-        for (StoredBlob blob : DropInService.forInstance(instance).store().list()) {
+        for (StoredBlob blob : DropInService.forInstance(instance()).store().list()) {
             if (!blob.incomplete()) {
                 out.put(blob.jobId(), blob.sizeBytes());
             }
