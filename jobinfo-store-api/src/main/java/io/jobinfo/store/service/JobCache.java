@@ -144,6 +144,26 @@ final class JobCache<T> {
     }
 
     /**
+     * The common hit, at the cost of one clock read: the hot map's entry of {@code jobId} if it may be served as it
+     * is, that is, Caffeine saw an access of it less than {@link #touchInterval()} ago and it is fresh
+     * ({@link #isFresh}); counted as a hit. Otherwise {@code null} and nothing is counted: the caller goes on with
+     * {@link #getIfPresent}, which counts the lookup. Never fails.
+     */
+    CachedJob<T> freshHotHit(long jobId) {
+        CachedJob<T> e = hot.get(jobId);
+        if (e == null) {
+            return null;
+        }
+        long now = ticker.read();
+        if (now - e.touchedAt() < touchIntervalNanos && maxStalenessNanos > 0
+                && now - e.confirmedAt() <= maxStalenessNanos) {
+            hotHits.increment();
+            return e;
+        }
+        return null;
+    }
+
+    /**
      * The cached entry of {@code jobId}, or {@code null}; counted as a hit or a miss. Served from the hot map while
      * Caffeine saw an access of the entry less than {@link #touchInterval()} ago, else through Caffeine (see the
      * class comment). Never fails.

@@ -253,7 +253,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * @throws JobInfoStoreException the store failed, or the pointer names a store this registry does not know
      */
     public Optional<T> get(long jobId) throws JobInfoStoreException {
-        CachedJob<T> hit = cache.getIfPresent(jobId);
+        CachedJob<T> hit = cache.freshHotHit(jobId);
+        if (hit != null) {
+            return hit.present();
+        }
+        hit = cache.getIfPresent(jobId);
         if (hit != null && cache.isFresh(hit)) {
             return hit.present();
         }

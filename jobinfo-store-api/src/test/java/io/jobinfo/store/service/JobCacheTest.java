@@ -221,6 +221,35 @@ class JobCacheTest {
     }
 
     @Test
+    void theOneClockReadHitServesOnlyFreshRecentlyTouchedEntriesAndCountsEachLookupOnce() {
+        JobCache<String> cache = new JobCache<>(new CacheConfig(1 << 20, 1 << 20, Duration.ofMinutes(30),
+                Duration.ofSeconds(5)), clock);
+        CachedJob<String> a = job(1, "a");
+        put(cache, a);
+        assertThat(cache.freshHotHit(1)).isSameAs(a);
+        assertThat(cache.freshHotHit(2)).as("not cached").isNull();
+        assertThat(cache.stats().hitCount()).isEqualTo(1);
+        assertThat(cache.stats().missCount()).as("a null leaves the counting to getIfPresent").isZero();
+
+        clock.advance(Duration.ofMillis(1100)); // past the touch interval, still fresh
+        assertThat(cache.freshHotHit(1)).as("Caffeine must see this access first").isNull();
+        assertThat(cache.stats().hitCount()).isEqualTo(1);
+        assertThat(cache.getIfPresent(1)).isSameAs(a);
+        assertThat(a.touchedAt()).isEqualTo(clock.read());
+        assertThat(cache.freshHotHit(1)).isSameAs(a);
+        assertThat(cache.stats().hitCount()).isEqualTo(3);
+
+        clock.advance(Duration.ofMillis(4000)); // confirmed 5.1 s ago, bound 5 s; touched 4 s ago
+        cache.getIfPresent(1); // touched again
+        assertThat(cache.freshHotHit(1)).as("stale: the caller must revalidate").isNull();
+        JobCache<String> alwaysConfirm = new JobCache<>(new CacheConfig(1 << 20, 1 << 20, Duration.ofMinutes(30),
+                Duration.ZERO), clock);
+        put(alwaysConfirm, a);
+        assertThat(alwaysConfirm.freshHotHit(1)).as("max-staleness 0 confirms every read").isNull();
+        assertThat(alwaysConfirm.stats().hitCount()).isZero();
+    }
+
+    @Test
     void underConcurrentReadersWritersAndEvictionTheHotMapHoldsExactlyWhatCaffeineHolds() throws Exception {
         long bound = 20L * WEIGHT;
         JobCache<String> cache = new JobCache<>(new CacheConfig(bound, bound, Duration.ofMinutes(30),
