@@ -42,29 +42,21 @@ final class Backends {
                 + " replication 1; hsync on create)", ns -> hdfs.config("/seatunnel/jobinfo/" + ns), hdfs);
     }
 
-    /** The S3 server of the last {@code s3} backend started, for {@link #delayedS3}. */
-    private static InJvmS3Server lastS3;
-
     /**
-     * The {@code s3} backend's server behind a proxy adding {@code millis} to every request; needs the {@code s3}
-     * backend started first.
+     * An S3 server of its own answering every operation {@code millis} late, under {@code work}; measured only
+     * beside the {@code s3} backend.
      */
-    static Backend delayedS3(int millis) throws Unavailable {
-        InJvmS3Server server = lastS3;
-        if (server == null) {
-            throw new Unavailable("the s3 store is not measured, so neither is its delayed variant", null);
-        }
+    static Backend delayedS3(Path work, int millis) throws Unavailable {
         try {
-            return new DelayedS3Backend(server::config, server.endpoint(), millis);
+            return new DelayedS3Backend(Files.createDirectories(work.resolve("s3-delay" + millis)), millis);
         } catch (Exception e) {
-            throw new Unavailable("could not start the delaying proxy: " + e, e);
+            throw new Unavailable("could not start the delayed S3 server: " + e, e);
         }
     }
 
     /** S3Proxy (filesystem blob store) on 127.0.0.1 and a free port, a bucket, throw-away credentials. */
     private static Backend s3(Path work) throws Exception {
         InJvmS3Server server = new InJvmS3Server(work.resolve("s3"), "jobinfo-bench");
-        lastS3 = server;
         return around("s3", "S3 bucket " + server.bucket() + " on an in-JVM S3Proxy 4.1.0 (filesystem blob store) at "
                 + server.endpoint(), ns -> server.config("seatunnel/jobinfo/" + ns), server);
     }

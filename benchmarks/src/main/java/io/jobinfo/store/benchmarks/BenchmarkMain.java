@@ -73,7 +73,7 @@ public final class BenchmarkMain {
             List<Backend> sized = new ArrayList<>(backends); // the sizes scenario: the plain stores only
             if (o.s3DelayMillis > 0 && stores.contains("s3")) {
                 try {
-                    Backend delayed = Backends.delayedS3(o.s3DelayMillis);
+                    Backend delayed = Backends.delayedS3(work, o.s3DelayMillis);
                     backends.add(delayed);
                     described.put(delayed.name(), delayed.describe());
                 } catch (Backends.Unavailable e) {

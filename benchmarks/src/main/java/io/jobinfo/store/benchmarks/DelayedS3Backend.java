@@ -1,35 +1,24 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.cli.embedded.InJvmS3Server;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.s3.testing.S3FaultProxy;
-import java.net.URI;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.Function;
+import java.nio.file.Path;
 
 /**
- * The S3 backend as a store tens of milliseconds away would be: the same in-JVM S3 server, reached through the s3
- * test-jar's {@link S3FaultProxy}, which holds every request {@code delayMillis} before forwarding it (these machines
- * have no netem). Named {@code s3-delay<ms>}; its blobs live under a key prefix of their own.
+ * The S3 backend as a store tens of milliseconds away would be: an in-JVM S3 server of its own (S3Proxy, filesystem
+ * blob store, as the {@code s3} backend) that answers every operation {@code delayMillis} late, by S3Proxy's own
+ * latency middleware (these machines have no netem). The delay is inside the server, so the client keeps its
+ * connections open between requests as it would with a real object store; a TCP proxy that closes every
+ * connection would measure connection set-up too. Named {@code s3-delay<ms>}.
  */
 final class DelayedS3Backend implements Backend {
 
-    private final Function<String, JobInfoStorageConfig> direct;
-    private final S3FaultProxy proxy;
+    private final InJvmS3Server server;
     private final int delayMillis;
-    private final String description;
 
-    /**
-     * @param direct   the configuration of the undelayed S3 backend for a namespace
-     * @param endpoint the S3 server's endpoint
-     */
-    DelayedS3Backend(Function<String, JobInfoStorageConfig> direct, URI endpoint, int delayMillis) throws Exception {
-        this.direct = direct;
+    DelayedS3Backend(Path dir, int delayMillis) throws Exception {
         this.delayMillis = delayMillis;
-        this.proxy = new S3FaultProxy(endpoint);
-        proxy.latency(delayMillis);
-        this.description = "the s3 store's server behind a proxy adding " + delayMillis + " ms to every request ("
-                + "S3FaultProxy at " + proxy.endpoint() + "; each request on a connection of its own)";
+        this.server = new InJvmS3Server(dir, "jobinfo-bench", delayMillis);
     }
 
     @Override
@@ -39,19 +28,18 @@ final class DelayedS3Backend implements Backend {
 
     @Override
     public String describe() {
-        return description;
+        return "an S3 server of its own that answers every operation " + delayMillis + " ms late (in-JVM S3Proxy 4.1.0,"
+                + " filesystem blob store, its latency middleware s3proxy.latency-blobstore.*.latency=" + delayMillis
+                + ", at " + server.endpoint() + "; connections stay open between requests)";
     }
 
     @Override
     public JobInfoStorageConfig config(String ns) {
-        JobInfoStorageConfig c = direct.apply("seatunnel/jobinfo-delayed/" + ns);
-        Map<String, String> options = new LinkedHashMap<>(c.pluginConfig());
-        options.put("s3.endpoint", proxy.endpoint().toString());
-        return JobInfoStorageConfig.builder(c.type()).namespace(c.namespace()).options(options).build();
+        return server.config("seatunnel/jobinfo-delayed/" + ns);
     }
 
     @Override
     public void close() {
-        proxy.close();
+        server.close();
     }
 }

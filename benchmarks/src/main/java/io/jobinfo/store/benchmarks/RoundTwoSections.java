@@ -99,8 +99,13 @@ final class RoundTwoSections {
         md.append("## Restore variants: read verification and a distant S3\n\n");
         md.append("*full*: header, job id, length, CRC32C and SHA-256 of every byte (the default). *crc32c*: the same"
                 + " without the second SHA-256 (`RunningJobInfoRegistry.Builder.readVerification`; see"
-                + " docs/design.md, \"Read verification\", for what it does not detect). *s3-delay*: the S3 server"
-                + " behind a proxy adding " + o.s3DelayMillis + " ms to every request. Loaders: the store's"
+                + " docs/design.md, \"Read verification\", for what it does not detect). *s3-delay*: an S3 server"
+                + " of its own that answers every operation " + o.s3DelayMillis + " ms late (S3Proxy's latency"
+                + " middleware, inside the server: the client's connections stay open between requests, as with a"
+                + " distant object store; the suite's TCP fault proxy closes every connection, so it would measure"
+                + " connection set-up too). *Prefetch*: while the new master waits for the map's listing"
+                + " (Hazelcast's partition repair after the kill), the restore reads the store's blobs"
+                + " (`RunningJobInfoRegistry.Builder.restorePrefetch`; see docs/design.md). Loaders: the store's"
                 + " suggestion unless `--restore-parallelism` is given (8 local and hdfs, 32 s3).\n\n");
         md.append("| variant | loaders | submit p99 ms | kill -> all restored, ms | min..max | vs inline | after"
                 + " detection vs inline | blob phase MB/s (" + headline() + " loaders) | raw read MB/s | blob"

@@ -168,6 +168,9 @@ class MetricsTest {
             assertThat(meters.get("jobinfo.restore").tag("map", map).timer().count()).isEqualTo(2);
             assertThat(meters.get("jobinfo.restore.failures").tag("map", map).counter().count()).isEqualTo(1);
             assertThat(meters.get("jobinfo.remove.blob.delete.failures").tag("map", map).counter().count()).isZero();
+            double prefetchReads = meters.get("jobinfo.restore.prefetch.reads").tag("map", map).counter().count();
+            assertThat(meters.get("jobinfo.restore.prefetch.used").tag("map", map).counter().count())
+                    .isBetween(0.0, prefetchReads);
             double weight = meters.get("jobinfo.cache.weight.bytes").tag("map", map).gauge().value();
             assertThat(weight).isPositive().isLessThanOrEqualTo(cache.maxBytes());
 

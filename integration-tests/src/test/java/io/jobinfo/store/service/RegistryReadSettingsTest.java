@@ -99,8 +99,10 @@ class RegistryReadSettingsTest {
                         writer.submit(id + (level.ordinal() * 100L), generator.generate(id, 20_000));
                     }
                 }
+                // no prefetch: it would read the other maps' blobs in this directory too
                 try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
-                        .builder(cluster.master(), store, CODEC).mapName(map).readVerification(level).build()) {
+                        .builder(cluster.master(), store, CODEC).mapName(map).readVerification(level)
+                        .restorePrefetch(0).build()) {
                     Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
                     RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
                     assertThat(report.failed()).isEmpty();

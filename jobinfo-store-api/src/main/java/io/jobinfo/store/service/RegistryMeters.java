@@ -20,6 +20,8 @@ final class RegistryMeters {
     private final Timer restoreTimer;
     private final Counter restoreFailures;
     private final Counter blobDeleteFailures;
+    private final Counter prefetchReads;
+    private final Counter prefetchUsed;
 
     RegistryMeters(MeterRegistry meters, String mapTag, JobCache<?> cache) {
         CaffeineCacheMetrics.monitor(meters, cache.caffeine(), "jobinfo", "map", mapTag);
@@ -32,6 +34,10 @@ final class RegistryMeters {
         this.restoreFailures = Counter.builder("jobinfo.restore.failures").tag("map", mapTag).register(meters);
         this.blobDeleteFailures = Counter.builder("jobinfo.remove.blob.delete.failures").tag("map", mapTag)
                 .description("blobs left for GC because their delete failed").register(meters);
+        this.prefetchReads = Counter.builder("jobinfo.restore.prefetch.reads").tag("map", mapTag)
+                .description("blobs a restore read before the job map could be listed").register(meters);
+        this.prefetchUsed = Counter.builder("jobinfo.restore.prefetch.used").tag("map", mapTag)
+                .description("jobs a restore took from its prefetch (their pointers matched)").register(meters);
     }
 
     void submitted(long startNanos) {
@@ -42,9 +48,18 @@ final class RegistryMeters {
         loadTimer.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
+    void loadTook(long nanos) {
+        loadTimer.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
     void restored(Duration took, int failures) {
         restoreTimer.record(took);
         restoreFailures.increment(failures);
+    }
+
+    void prefetched(long reads, long used) {
+        prefetchReads.increment(reads);
+        prefetchUsed.increment(used);
     }
 
     void blobDeleteFailed() {

@@ -1,6 +1,9 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * is warm afterwards) and hands each to the caller's {@link JobRestorer}. A job whose load or hand-over fails is
  * reported in the {@link RestoreReport} with an exception naming job id and location; the others are restored.
  *
+ * <p>Unless turned off, a {@link RestorePrefetch} reads the write store's blobs while the map is being listed (after a
+ * master's death the listing waits for Hazelcast's partition repair); a job whose prefetched blob matches its pointer
+ * is taken from there instead of being read again. The result is the same either way (see {@link RestorePrefetch}).
+ *
  * @param <T> the job description type
  */
 final class RegistryRestorer<T> {
@@ -28,14 +35,28 @@ final class RegistryRestorer<T> {
     private final JobResolver<T> resolver;
     private final RegistryMeters meters;
     private final WorkerPool pool;
+    private final int parallelism;
+    /** The store to prefetch from, or {@code null}: no prefetch. */
+    private final JobInfoStore prefetchStore;
+    private final long prefetchBytes;
+    private final JobInfoCodec<T> codec;
+    private final ReadVerification verification;
+    /** Tests: runs on the restoring thread between the prefetch's start and the listing of the map. */
+    volatile java.util.function.Consumer<RestorePrefetch<T>> beforeListing = p -> { };
 
     RegistryRestorer(PointerMap map, JobCache<T> cache, JobResolver<T> resolver, RegistryMeters meters,
-                     int parallelism) {
+                     int parallelism, long prefetchBytes, JobInfoStore prefetchStore, JobInfoCodec<T> codec,
+                     ReadVerification verification) {
         this.map = map;
         this.cache = cache;
         this.resolver = resolver;
         this.meters = meters;
+        this.parallelism = parallelism;
         this.pool = new WorkerPool("jobinfo-restore", parallelism);
+        this.prefetchStore = prefetchBytes > 0 ? prefetchStore : null;
+        this.prefetchBytes = prefetchBytes;
+        this.codec = codec;
+        this.verification = verification;
     }
 
     /**
@@ -47,15 +68,35 @@ final class RegistryRestorer<T> {
         JobCache.Tokens tokens = cache.tokens();
         long readAt = cache.now();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
-        List<Map.Entry<Long, Object>> entries = map.readableEntries(failed); // without delete markers: no job
+        RestorePrefetch<T> prefetch = prefetchStore == null ? null
+                : RestorePrefetch.start(prefetchStore, codec, verification, parallelism, prefetchBytes);
+        List<Map.Entry<Long, Object>> entries;
+        try {
+            if (prefetch != null) {
+                beforeListing.accept(prefetch);
+            }
+            entries = map.readableEntries(failed); // without delete markers: no job
+        } finally {
+            if (prefetch != null) {
+                prefetch.stop();
+            }
+        }
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         boolean complete = pool.forEach(entries, entry -> {
             long jobId = entry.getKey();
             Object value = entry.getValue();
             try {
                 ContentKey key = ContentKey.of(jobId, value);
+                RestorePrefetch.Fetched<T> early = prefetch != null && value instanceof JobInfoPointer
+                        ? prefetch.take(jobId, (JobInfoPointer) value) : null;
+                JobCache.Loader<T> loader = early == null ? () -> resolver.resolve(jobId, value, key) : () -> {
+                    meters.loadTook(early.loadNanos); // a load like any other, only done before the listing
+                    JobInfoPointer pointer = (JobInfoPointer) value;
+                    return new CachedJob<>(key, pointer.initializationTimestamp(), early.job,
+                            pointer.payloadLength());
+                };
                 CachedJob<T> job = cache.load(jobId, key, JobResolver.payloadLength(value), tokens.token(jobId),
-                        readAt, () -> resolver.resolve(jobId, value, key));
+                        readAt, loader);
                 restorer.restore(jobId, job.initializationTimestamp(), job.job());
                 restored.add(jobId);
             } catch (JobInfoStoreException e) {
@@ -71,6 +112,9 @@ final class RegistryRestorer<T> {
         }
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         meters.restored(took, failed.size());
+        if (prefetch != null) {
+            meters.prefetched(prefetch.reads(), prefetch.used());
+        }
         for (JobInfoStoreException e : failed.values()) {
             LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
         }

@@ -86,6 +86,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     public static final String DEFAULT_MAP_NAME = "engine_runningJobInfo";
     /** Default {@link Builder#claimWait}: 10 s. */
     public static final Duration DEFAULT_CLAIM_WAIT = Duration.ofSeconds(10);
+    /** What {@link Builder#restorePrefetch} allows by default: 256 MiB of payload read ahead by a restore. */
+    public static final long DEFAULT_RESTORE_PREFETCH_BYTES = 256L << 20;
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final PointerMap map;
@@ -121,7 +123,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 b.mapName, meters, b.readVerification);
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
-        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism);
+        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
+                b.restorePrefetchBytes, b.store, codec, b.readVerification);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
         this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
@@ -380,6 +383,11 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         return map.fencing();
     }
 
+    /** The restore machinery (tests: its listing hook). */
+    RegistryRestorer<T> restorer() {
+        return restorer;
+    }
+
     /** How many blobs {@link #restoreAll} loads at once (the builder's value, else the store's suggestion). */
     public int restoreParallelism() {
         return restoreParallelism;
@@ -459,6 +467,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private Duration claimWait = DEFAULT_CLAIM_WAIT;
         private boolean watchPartitionLoss = true;
         private ReadVerification readVerification = ReadVerification.FULL;
+        private long restorePrefetchBytes = DEFAULT_RESTORE_PREFETCH_BYTES;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -504,6 +513,27 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> readVerification(ReadVerification level) {
             this.readVerification = Objects.requireNonNull(level, "level");
+            return this;
+        }
+
+        /**
+         * How many payload bytes {@link #restoreAll} may read ahead from the write store while it waits for the job
+         * map's listing (after a master's death Hazelcast's partition repair holds the listing back for a few
+         * hundred milliseconds); default {@value #DEFAULT_RESTORE_PREFETCH_BYTES} bytes (256 MiB), {@code 0} turns
+         * the prefetch off. Every prefetched job is verified as a load verifies it and handed over only if its
+         * pointer, once listed, matches it; blobs with no pointer (orphans awaiting gc) are read for nothing and
+         * dropped when the restore returns, so this is also the most heap the prefetch can hold beyond the jobs the
+         * restore hands over. Turn it off where listing the store is costly (a bucket shared with much else) or
+         * where most of its blobs are not this map's. Counted in {@code jobinfo.restore.prefetch.reads} and
+         * {@code jobinfo.restore.prefetch.used}.
+         *
+         * @throws IllegalArgumentException a negative value
+         */
+        public Builder<T> restorePrefetch(long maxBytes) {
+            if (maxBytes < 0) {
+                throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
+            }
+            this.restorePrefetchBytes = maxBytes;
             return this;
         }
 

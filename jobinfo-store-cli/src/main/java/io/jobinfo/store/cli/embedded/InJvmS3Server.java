@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.gaul.s3proxy.BlobStores;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.s3proxy.auth.AuthenticationType;
+import org.gaul.s3proxy.middleware.Middlewares;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
@@ -32,13 +33,35 @@ public final class InJvmS3Server implements AutoCloseable {
      * @throws IllegalStateException the server did not start within 30 s
      */
     public InJvmS3Server(Path dir, String bucket) throws Exception {
+        this(dir, bucket, 0);
+    }
+
+    /**
+     * Starts a server that answers every operation {@code latencyMillis} late (S3Proxy's own latency middleware,
+     * {@code s3proxy.latency-blobstore.*.latency}, inside the server: connections stay open between requests, as
+     * with a distant object store), and creates {@code bucket}.
+     *
+     * @throws IllegalStateException the server did not start within 30 s
+     */
+    public InJvmS3Server(Path dir, String bucket, int latencyMillis) throws Exception {
+        if (latencyMillis < 0) {
+            throw new IllegalArgumentException("latency must be at least 0 ms: " + latencyMillis);
+        }
         this.bucket = bucket;
         this.accessKey = "local-" + UUID.randomUUID().toString().substring(0, 8);
         this.secretKey = UUID.randomUUID().toString();
         Properties props = new Properties();
         props.setProperty("jclouds.filesystem.basedir", Files.createDirectories(dir).toString());
+        org.gaul.s3proxy.blobstore.BlobStore store = BlobStores.create("filesystem", props);
+        if (latencyMillis > 0) {
+            Properties latency = new Properties();
+            latency.setProperty("s3proxy.latency-blobstore.*.latency", Integer.toString(latencyMillis));
+            store = Middlewares.wrap(store, latency, p -> {
+                throw new UnsupportedOperationException("no second backend");
+            });
+        }
         proxy = S3Proxy.builder()
-                .blobStore(BlobStores.create("filesystem", props))
+                .blobStore(store)
                 .endpoint(URI.create("http://127.0.0.1:0"))
                 .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, accessKey, secretKey)
                 .stopTimeout(0)

@@ -1,0 +1,170 @@
+package io.jobinfo.store.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.demo.model.JobGenerator;
+import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.local.LocalJobInfoStore;
+import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.spi.CorruptBlobException;
+import io.jobinfo.store.testing.HazelcastTestCluster;
+import io.jobinfo.store.testing.TestBlobs;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The restore's prefetch ({@link RestorePrefetch}) on a real member and a real local store. The listing of the map is
+ * held until the prefetch has read everything it will read (the hook {@link RegistryRestorer#beforeListing}), which
+ * is what a master kill does for a few hundred milliseconds (Hazelcast's partition repair) but not on demand. Shown:
+ * every job is taken from the prefetch and read once; a blob with no pointer is read for nothing and not restored; a
+ * blob that is valid but not its pointer's, and a damaged one, are read again by the restore's own load and reported
+ * as before; the byte bound and {@code 0} (off) hold.
+ */
+class RestorePrefetchTest {
+
+    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final int JOB_BYTES = 20_000;
+    private static HazelcastTestCluster cluster;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void start() {
+        cluster = new HazelcastTestCluster(1);
+    }
+
+    @AfterAll
+    static void stop() {
+        cluster.close();
+    }
+
+    private Map<Long, JobImmutableInformation> submit(LocalJobInfoStore store, String map, int jobs)
+            throws Exception {
+        JobGenerator generator = new JobGenerator(11);
+        Map<Long, JobImmutableInformation> submitted = new LinkedHashMap<>();
+        try (RunningJobInfoRegistry<JobImmutableInformation> writer = RunningJobInfoRegistry
+                .builder(cluster.master(), store, CODEC).mapName(map).build()) {
+            for (long id = 1; id <= jobs; id++) {
+                JobImmutableInformation job = generator.generate(id, JOB_BYTES);
+                writer.submit(id, job);
+                submitted.put(id, job);
+            }
+        }
+        return submitted;
+    }
+
+    /** A valid envelope of a job of its own for {@code jobId}, written straight into the store. */
+    private static byte[] envelopeOfAnotherJob(long jobId) {
+        return BlobEnvelope.wrap(jobId, CODEC.id(), CODEC.encode(new JobGenerator(99).generate(jobId, JOB_BYTES)));
+    }
+
+    private static double counter(SimpleMeterRegistry meters, String name, String map) {
+        return meters.get(name).tag("map", map).counter().count();
+    }
+
+    @Test
+    void whileTheListingWaitsEveryJobIsTakenFromThePrefetchAndReadOnce() throws Exception {
+        try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("s"), null, true, true)) {
+            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-all", 20);
+            local.create(999, BlobSource.ofBytes(envelopeOfAnotherJob(999))); // no pointer: an orphan
+            ReadCountingStore store = new ReadCountingStore(local);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                    .builder(cluster.master(), store, CODEC).mapName("prefetch-all").meterRegistry(meters)
+                    .readVerification(ReadVerification.FULL).build()) {
+                reader.restorer().beforeListing = p -> assertThat(await(p)).as("prefetch finished").isTrue();
+                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
+
+                assertThat(report.failed()).isEmpty();
+                assertThat(restored).isEqualTo(submitted);
+                assertThat(store.reads()).as("20 jobs and the orphan, each read once").isEqualTo(21);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-all")).isEqualTo(21);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.used", "prefetch-all")).isEqualTo(20);
+                // the jobs are cached as after any restore: a get reads nothing
+                assertThat(reader.get(7)).contains(submitted.get(7L));
+                assertThat(store.reads()).isEqualTo(21);
+            }
+        }
+    }
+
+    @Test
+    void aBlobThatIsNotItsPointersOrIsDamagedIsReadAgainByTheRestoreAndReported() throws Exception {
+        try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("m"), null, true, true)) {
+            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-mismatch", 6);
+            // job 2: a valid blob of other content (its own checksums pass; its pointer's do not match)
+            Files.delete(local.path(2));
+            local.create(2, BlobSource.ofBytes(envelopeOfAnotherJob(2)));
+            // job 3: one bit flipped in its payload
+            Path three = local.path(3);
+            byte[] bytes = Files.readAllBytes(three);
+            Files.delete(three);
+            Files.write(three, TestBlobs.flipBit(bytes, (bytes.length - 10) * 8L));
+            ReadCountingStore store = new ReadCountingStore(local);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                    .builder(cluster.master(), store, CODEC).mapName("prefetch-mismatch").meterRegistry(meters)
+                    .build()) {
+                reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
+                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
+
+                assertThat(report.failed()).containsOnlyKeys(2L, 3L);
+                assertThat(report.failed().get(2L)).isInstanceOf(CorruptBlobException.class)
+                        .hasMessageContaining("does not match its pointer");
+                assertThat(report.failed().get(3L)).isInstanceOf(CorruptBlobException.class);
+                assertThat(restored).containsOnlyKeys(1L, 4L, 5L, 6L);
+                restored.forEach((id, job) -> assertThat(job).isEqualTo(submitted.get(id)));
+                assertThat(store.reads()).as("6 prefetched, jobs 2 and 3 read again").isEqualTo(8);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.used", "prefetch-mismatch")).isEqualTo(4);
+            }
+        }
+    }
+
+    @Test
+    void theByteBoundLimitsThePrefetchAndZeroTurnsItOff() throws Exception {
+        try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("b"), null, true, true)) {
+            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-bound", 10);
+            long blobBytes = Files.size(local.path(1));
+            for (long bound : new long[] {3 * blobBytes + 100, 0}) {
+                ReadCountingStore store = new ReadCountingStore(local);
+                SimpleMeterRegistry meters = new SimpleMeterRegistry();
+                try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                        .builder(cluster.master(), store, CODEC).mapName("prefetch-bound").meterRegistry(meters)
+                        .restorePrefetch(bound).build()) {
+                    reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
+                    Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                    RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
+                    assertThat(report.failed()).isEmpty();
+                    assertThat(restored).isEqualTo(submitted);
+                    long expected = bound == 0 ? 0 : 3;
+                    assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-bound"))
+                            .as("prefetch reads with a bound of %d bytes", bound).isEqualTo(expected);
+                    assertThat(store.reads()).isEqualTo(10);
+                }
+            }
+        }
+    }
+
+    private static boolean await(RestorePrefetch<?> prefetch) {
+        try {
+            return prefetch.awaitDone(30_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}
