@@ -72,6 +72,51 @@ final class Analysis {
                         bw, bw / raw * 100, raw, p, sha, crc, rawOne, cores, ceiling, ceiling / raw * 100));
             }
         }
+        if (stores.contains("local") && stores.contains("hdfs")) {
+            double hdfs = m.median("submit.hdfs.p99");
+            double local = m.median("submit.local.p99");
+            if (hdfs / local > 3) {
+                out.add(String.format(Locale.ROOT, "**2. Submit p99 on hdfs: %.1f ms, %.2fx the local submit p99"
+                        + " (%.2f ms).** A blob on HDFS is four journaled NameNode operations (create, addBlock,"
+                        + " complete, rename), each an edit-log sync, plus the DataNode pipeline and its hsync; here"
+                        + " the NameNode and the DataNode run in this JVM on the same cores as the three members."
+                        + " The client's close retries from 2 ms (docs/configuration.md) and no exists() precedes"
+                        + " the create; what is left is those round trips (p50 %.1f ms).", hdfs, hdfs / local,
+                        local, m.median("submit.hdfs.p50")));
+            }
+        }
+        double inlineKill = m.median("restore.inline.killToAll");
+        for (String s : stores) {
+            if (s.equals("local")) {
+                continue;
+            }
+            double k = m.median("restore." + s + ".killToAll");
+            if (k / inlineKill > 1.0) {
+                out.add(String.format(Locale.ROOT, "**3. Kill -> restored on %s: %.0f ms, %.2fx the inline"
+                        + " baseline's %.0f ms.** After Hazelcast noticed the dead master (%.0f ms) the pointer run"
+                        + " took %.0f ms against the inline run's %.0f ms: every blob is one request to a server"
+                        + " that runs in this JVM, on the same cores that verify and decode (%s%s).", s, k,
+                        k / inlineKill, inlineKill, m.median("restore." + s + ".detect"),
+                        m.median("restore." + s + ".afterDetect"), m.median("restore.inline.afterDetect"),
+                        s.equals("s3") ? "S3Proxy's Jetty and filesystem blob store" : "the MiniDFSCluster",
+                        m.has("restore." + s + "-crc32c.killToAll") ? String.format(Locale.ROOT,
+                                "; without the second SHA-256, %.2fx",
+                                m.median("restore." + s + "-crc32c.killToAll") / inlineKill) : ""));
+            }
+        }
+        String delayed = "s3-delay" + o.s3DelayMillis;
+        if (m.has("restore." + delayed + ".killToAll") && m.has("restore.s3.killToAll")) {
+            double d = m.median("restore." + delayed + ".killToAll");
+            double plain = m.median("restore.s3.killToAll");
+            if (d / plain > 1.5) {
+                out.add(String.format(Locale.ROOT, "**3. Kill -> restored with %d ms per S3 request: %.0f ms, %.2fx"
+                        + " the same run without the delay (%.0f ms).** %.0f loaders keep that many GETs in"
+                        + " flight; 1000 requests of %d ms each cost %.0f ms of waiting at that depth.",
+                        o.s3DelayMillis, d, d / plain, plain, m.median("restore." + delayed + ".loaders"),
+                        o.s3DelayMillis, o.jobs * (double) o.s3DelayMillis
+                                / m.median("restore." + delayed + ".loaders")));
+            }
+        }
         if (m.has("jmh.registryGet")) {
             double reg = m.median("jmh.registryGet");
             double chm = m.median("jmh.concurrentHashMapGet");
