@@ -20,6 +20,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A fault injector: a TCP proxy on 127.0.0.1 in front of a real S3 server that forwards requests unchanged except
@@ -147,10 +148,20 @@ public final class S3FaultProxy implements AutoCloseable {
      *
      * <p>The port stays bound by a socket that never listens (SO_REUSEPORT, where the platform has it), so nothing
      * else on the machine (another test's S3 server binding an ephemeral port, say) can take the port over and
-     * answer in its place; a connection attempt meets a reset, which the client sees as "connection refused".
+     * answer in its place; a connection attempt meets a reset, which the client sees as "connection refused". The
+     * holding socket is bound beside the listener before it closes; where that fails (it did once, under load, cause
+     * not known), it is bound once the listener and its connections are closed, retried for up to 2 s.
+     *
+     * @throws IllegalStateException the port could not be kept bound (the test would not be sure of its refusals)
      */
     public void refuseConnections() {
-        portHolder = holdPort();
+        IOException beside = null;
+        Socket holder = null;
+        try {
+            holder = holdPort(); // beside the listener, which shares the port (SO_REUSEPORT)
+        } catch (IOException e) {
+            beside = e;
+        }
         try {
             server.close();
         } catch (IOException ignored) {
@@ -163,19 +174,38 @@ public final class S3FaultProxy implements AutoCloseable {
                 // closing anyway
             }
         }
+        // Not beside the listener: once it and its connections are closed, until the port can be bound again.
+        long deadline = System.nanoTime() + 2_000_000_000L;
+        while (holder == null && System.nanoTime() < deadline) {
+            try {
+                holder = holdPort();
+            } catch (IOException e) {
+                beside = beside == null ? e : beside;
+                LockSupport.parkNanos(20_000_000L);
+            }
+        }
+        if (holder == null) {
+            throw new IllegalStateException("could not keep port " + server.getLocalPort() + " bound after closing"
+                    + " the listener, so another server could take it over: " + beside, beside);
+        }
+        if (beside != null) {
+            System.err.println("S3FaultProxy: port " + server.getLocalPort() + " held only after the listener closed;"
+                    + " binding beside it failed: " + beside);
+        }
+        portHolder = holder;
     }
 
-    private Socket holdPort() {
+    private Socket holdPort() throws IOException {
+        Socket holder = new Socket();
         try {
-            if (!server.getOption(StandardSocketOptions.SO_REUSEPORT)) {
-                return null;
+            if (server.supportedOptions().contains(StandardSocketOptions.SO_REUSEPORT)) {
+                holder.setOption(StandardSocketOptions.SO_REUSEPORT, true);
             }
-            Socket holder = new Socket();
-            holder.setOption(StandardSocketOptions.SO_REUSEPORT, true);
-            holder.bind(server.getLocalSocketAddress());
+            holder.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), server.getLocalPort()));
             return holder;
-        } catch (IOException | UnsupportedOperationException e) {
-            return null; // the port is freed as before; a rare takeover is then possible
+        } catch (IOException | RuntimeException e) {
+            holder.close();
+            throw e instanceof IOException ? (IOException) e : new IOException(e);
         }
     }
 
