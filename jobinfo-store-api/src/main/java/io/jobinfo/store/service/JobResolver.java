@@ -100,6 +100,16 @@ final class JobResolver<T> {
         return value instanceof InlineJobInfo ? "inline:" + mapName : null;
     }
 
+    /** The codec every job is decoded with. */
+    JobInfoCodec<T> codec() {
+        return codec;
+    }
+
+    /** What every store read of this resolver checks. */
+    ReadVerification verification() {
+        return verification;
+    }
+
     JobInfoStore store(String storeId) {
         return storesById.get(storeId);
     }

@@ -1,8 +1,6 @@
 package io.jobinfo.store.service;
 
-import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
-import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.time.Duration;
@@ -39,14 +37,11 @@ final class RegistryRestorer<T> {
     /** The store to prefetch from, or {@code null}: no prefetch. */
     private final JobInfoStore prefetchStore;
     private final long prefetchBytes;
-    private final JobInfoCodec<T> codec;
-    private final ReadVerification verification;
     /** Tests: runs on the restoring thread between the prefetch's start and the listing of the map. */
     volatile java.util.function.Consumer<RestorePrefetch<T>> beforeListing = p -> { };
 
     RegistryRestorer(PointerMap map, JobCache<T> cache, JobResolver<T> resolver, RegistryMeters meters,
-                     int parallelism, long prefetchBytes, JobInfoStore prefetchStore, JobInfoCodec<T> codec,
-                     ReadVerification verification) {
+                     int parallelism, long prefetchBytes, JobInfoStore prefetchStore) {
         this.map = map;
         this.cache = cache;
         this.resolver = resolver;
@@ -55,8 +50,6 @@ final class RegistryRestorer<T> {
         this.pool = new WorkerPool("jobinfo-restore", parallelism);
         this.prefetchStore = prefetchBytes > 0 ? prefetchStore : null;
         this.prefetchBytes = prefetchBytes;
-        this.codec = codec;
-        this.verification = verification;
     }
 
     /**
@@ -69,7 +62,7 @@ final class RegistryRestorer<T> {
         long readAt = cache.now();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         RestorePrefetch<T> prefetch = prefetchStore == null ? null
-                : RestorePrefetch.start(prefetchStore, codec, verification, parallelism, prefetchBytes);
+                : RestorePrefetch.start(prefetchStore, resolver, parallelism, prefetchBytes);
         List<Map.Entry<Long, Object>> entries;
         try {
             if (prefetch != null) {

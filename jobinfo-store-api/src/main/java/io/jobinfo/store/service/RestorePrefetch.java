@@ -73,21 +73,23 @@ final class RestorePrefetch<T> {
     private final AtomicLong reads = new AtomicLong();
     private final Thread driver;
 
-    private RestorePrefetch(JobInfoStore store, JobInfoCodec<T> codec, ReadVerification verification,
-                            int parallelism, long maxBytes) {
+    private RestorePrefetch(JobInfoStore store, JobResolver<T> resolver, int parallelism, long maxBytes) {
         this.store = store;
-        this.codec = codec;
-        this.verification = verification;
+        this.codec = resolver.codec();
+        this.verification = resolver.verification();
         this.maxBytes = maxBytes;
         this.pool = new WorkerPool("jobinfo-prefetch", parallelism);
         this.driver = new Thread(this::run, "jobinfo-prefetch");
         driver.setDaemon(true);
     }
 
-    /** Starts prefetching the blobs of {@code store} on threads of its own; returns at once. */
-    static <T> RestorePrefetch<T> start(JobInfoStore store, JobInfoCodec<T> codec, ReadVerification verification,
-                                        int parallelism, long maxBytes) {
-        RestorePrefetch<T> p = new RestorePrefetch<>(store, codec, verification, parallelism, maxBytes);
+    /**
+     * Starts prefetching the blobs of {@code store} on threads of its own, read and decoded as {@code resolver}
+     * reads and decodes them; returns at once.
+     */
+    static <T> RestorePrefetch<T> start(JobInfoStore store, JobResolver<T> resolver, int parallelism,
+                                        long maxBytes) {
+        RestorePrefetch<T> p = new RestorePrefetch<>(store, resolver, parallelism, maxBytes);
         p.driver.start();
         return p;
     }
@@ -116,10 +118,7 @@ final class RestorePrefetch<T> {
             return; // over the bound: the restore loads this one itself
         }
         CompletableFuture<Fetched<T>> result = new CompletableFuture<>();
-        if (fetched.putIfAbsent(blob.jobId(), result) != null) {
-            heldBytes.addAndGet(-blob.sizeBytes());
-            return;
-        }
+        fetched.put(blob.jobId(), result); // a store lists one complete blob per job id
         Fetched<T> out = null;
         reads.incrementAndGet();
         long start = System.nanoTime();

@@ -124,7 +124,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
         this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
-                b.restorePrefetchBytes, b.store, codec, b.readVerification);
+                b.restorePrefetchBytes, b.store);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
         this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;

@@ -121,7 +121,7 @@ final class WriteDeadline {
         try {
             return result.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
-            throw rethrown(e.getCause(), jobId, location);
+            throw rethrown(e.getCause());
         } catch (TimeoutException e) {
             if (ticket.abandon()) {
                 throw new JobInfoStoreException("The disk did not answer within " + timeoutMillis() + " ms ("
@@ -148,17 +148,14 @@ final class WriteDeadline {
         threads.shutdown();
     }
 
-    private static JobInfoStoreException rethrown(Throwable cause, long jobId, String location) {
-        if (cause instanceof JobInfoStoreException) {
-            return (JobInfoStoreException) cause;
-        }
+    /** What the write threw: a {@link Write} throws nothing checked but {@link JobInfoStoreException}. */
+    private static JobInfoStoreException rethrown(Throwable cause) {
         if (cause instanceof RuntimeException) {
             throw (RuntimeException) cause;
         }
         if (cause instanceof Error) {
             throw (Error) cause;
         }
-        return new JobInfoStoreException("Writing the blob failed (nothing was stored): " + cause, jobId, location,
-                cause);
+        return (JobInfoStoreException) cause;
     }
 }
