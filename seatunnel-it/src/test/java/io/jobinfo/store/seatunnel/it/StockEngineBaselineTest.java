@@ -136,7 +136,8 @@ class StockEngineBaselineTest {
             client.cancel(id);
         }
         for (long id : JOBS.values()) {
-            client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+            // after the kill of the master in test 3: SeaTunnel may end a job FAILED here (see the method's comment)
+            DropInLocalStoreTest.recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));
             ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
                     () -> "engine_runningJobInfo still holds job " + id + " after its cancel");
         }
