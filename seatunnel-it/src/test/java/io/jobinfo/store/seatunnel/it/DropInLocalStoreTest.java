@@ -359,7 +359,7 @@ class DropInLocalStoreTest {
         awaitGone(client, batchId);
 
         for (long id : JOBS.values()) {
-            client.cancel(id);
+            client.cancelRunning(id);
         }
         for (long id : JOBS.values()) {
             // after the kill of the master: SeaTunnel may end a job FAILED here (see the method's comment)
@@ -450,7 +450,7 @@ class DropInLocalStoreTest {
 
         client.runningJobInfo().remove(lost);
         for (long id : jobs.values()) {
-            client.cancel(id);
+            client.cancelRunning(id);
         }
         for (long id : jobs.values()) {
             recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));

@@ -187,7 +187,7 @@ class DropInS3StoreTest {
     void cancelRemovesTheEntryThenTheObject() {
         ClusterClient client = ST.client();
         for (long id : JOBS.values()) {
-            client.cancel(id);
+            client.cancelRunning(id);
         }
         for (long id : JOBS.values()) {
             // the master was killed in test 2: SeaTunnel may end a job FAILED here (see the method's comment)

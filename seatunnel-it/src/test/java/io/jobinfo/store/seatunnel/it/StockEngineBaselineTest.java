@@ -133,7 +133,7 @@ class StockEngineBaselineTest {
     void cancelEndsEveryJobAndRemovesItsEntry() {
         ClusterClient client = ST.client();
         for (long id : JOBS.values()) {
-            client.cancel(id);
+            client.cancelRunning(id);
         }
         for (long id : JOBS.values()) {
             // after the kill of the master in test 3: SeaTunnel may end a job FAILED here (see the method's comment)

@@ -137,6 +137,19 @@ public final class ClusterClient implements AutoCloseable {
         jobClient.cancelJob(jobId);
     }
 
+    /**
+     * {@link #cancel} of a job that is RUNNING right before; fails, with SeaTunnel's detail, if it is not (SeaTunnel
+     * accepts the cancel of an ended job silently).
+     */
+    public void cancelRunning(long jobId) {
+        String status = status(jobId);
+        if (!"RUNNING".equals(status)) {
+            throw new AssertionError("job " + jobId + " is " + status + ", not RUNNING, before its cancel; SeaTunnel's"
+                    + " detail: " + detailOf(jobId));
+        }
+        cancel(jobId);
+    }
+
     /** Waits up to {@code timeout} for the job's status to be {@code expected}; fails with the last status seen. */
     public void awaitStatus(long jobId, String expected, Duration timeout) {
         String[] last = {null};
@@ -183,7 +196,8 @@ public final class ClusterClient implements AutoCloseable {
      * lost with the member: its {@code SubPlan} ends a pipeline that meets a failed task during a cancel FAILED, and
      * a task whose end was reported while no master ran the job can leave the pipeline failing ("not running" in the
      * new master's log). Nothing of the drop-in is on that path. A FAILED end is accepted only if SeaTunnel's detail does not name a
-     * class of this project ({@code io.jobinfo.store}): a job failed by the drop-in fails the caller.
+     * class of this project ({@code io.jobinfo.store}): a job failed by the drop-in fails the caller. Cancel with
+     * {@link #cancelRunning}, so that a job that had failed before its cancel fails the caller too.
      *
      * @throws AssertionError on any other end, or if the job has not ended within {@code timeout}
      */
