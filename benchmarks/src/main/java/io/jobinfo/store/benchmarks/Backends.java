@@ -39,7 +39,7 @@ final class Backends {
     private static Backend hdfs(Path work) throws Exception {
         InJvmHdfs hdfs = new InJvmHdfs(Files.createDirectories(work.resolve("hdfs")));
         return around("hdfs", "HDFS " + hdfs.fsDefaultFs() + " (in-JVM MiniDFSCluster: 1 NameNode, 1 DataNode,"
-                + " replication 1; hsync on create)", ns -> hdfs.config("/seatunnel/jobinfo/" + ns), hdfs);
+                + " replication 1; block synced on close)", ns -> hdfs.config("/seatunnel/jobinfo/" + ns), hdfs);
     }
 
     /**

@@ -74,7 +74,11 @@ final class ScaleReport {
         return m.median(ScaleBenchmark.key(variant, n) + "." + figure);
     }
 
-    /** Growth per 10x jobs between the smallest and largest count of {@code variant}; NaN with fewer than two. */
+    /**
+     * Growth per 10x jobs between the smallest and largest count of {@code variant}; NaN with fewer than two counts,
+     * or when either value is not above 0 (a heap figure within the noise of the GC, in a quick run: no factor
+     * describes a growth from or to a negative number).
+     */
     double growthPer10x(String variant, String figure) {
         List<Integer> c = counts(variant);
         if (c.size() < 2) {
@@ -82,8 +86,31 @@ final class ScaleReport {
         }
         int a = c.get(0);
         int b = c.get(c.size() - 1);
-        double ratio = value(variant, b, figure) / value(variant, a, figure);
-        return Math.pow(ratio, 1 / Math.log10((double) b / a));
+        double first = value(variant, a, figure);
+        double last = value(variant, b, figure);
+        if (!(first > 0) || !(last > 0)) {
+            return Double.NaN;
+        }
+        return Math.pow(last / first, 1 / Math.log10((double) b / a));
+    }
+
+    /** The table cell of a growth factor: the factor, or why there is none. */
+    private String growthCell(String variant, double g) {
+        if (!Double.isNaN(g)) {
+            return ReportWriter.x(g);
+        }
+        return counts(variant).size() < 2 ? "n/a (one count)" : "none (a value <= 0)";
+    }
+
+    /** The largest of the factors that exist; NaN if none does. */
+    private static double worst(double... factors) {
+        double w = Double.NaN;
+        for (double f : factors) {
+            if (!Double.isNaN(f) && (Double.isNaN(w) || f > w)) {
+                w = f;
+            }
+        }
+        return w;
     }
 
     /** Summary rows (item 7): per pointer variant, restore growth and memory per job growth, with verdicts. */
@@ -102,12 +129,12 @@ final class ScaleReport {
             }
             double r = growthPer10x(v, "restoreMs");
             rows.add(new String[] {"7", "kill -> restored growth per 10x jobs, " + v + " (" + span + ")",
-                ReportWriter.x(r), "10x = linear", "", "<= 10x", verdict(r <= LINEAR, r)});
-            double mem = Math.max(growthPer10x(v, "clusterBytesPerJob"), Math.max(growthPer10x(v,
-                    "heapHighWaterPerJob"), growthPer10x(v, "heapRetainedPerJob")));
+                growthCell(v, r), "10x = linear", "", "<= 10x", verdict(r <= LINEAR, r)});
+            double mem = worst(growthPer10x(v, "clusterBytesPerJob"), growthPer10x(v, "heapHighWaterPerJob"),
+                    growthPer10x(v, "heapRetainedPerJob"));
             rows.add(new String[] {"7", "memory per job growth per 10x jobs, " + v + " (worst of cluster bytes,"
-                + " heap high-water, heap retained)", ReportWriter.x(mem), "1x = flat", "", "<= 1.25x",
-                verdict(mem <= FLAT, mem)});
+                + " heap high-water, heap retained, of those with a factor)", growthCell(v, mem), "1x = flat", "",
+                "<= 1.25x", verdict(mem <= FLAT, mem)});
         }
         return rows;
     }
@@ -150,7 +177,7 @@ final class ScaleReport {
                 String target = v.equals("inline") || f[3].isEmpty() ? ""
                         : f[3].equals("linear") ? (g <= LINEAR ? " met" : " **missed**")
                         : (g <= FLAT ? " met" : " **missed**");
-                md.append(" ").append(ReportWriter.x(g)).append(Double.isNaN(g) ? "" : target).append(" |");
+                md.append(" ").append(growthCell(v, g)).append(Double.isNaN(g) ? "" : target).append(" |");
             }
             md.append('\n');
         }

@@ -36,4 +36,34 @@ class ScaleReportTest {
         assertThat(dir.resolve("scale.png")).exists();
         assertThat(Files.size(dir.resolve("scale.png"))).isPositive();
     }
+
+    /**
+     * A heap figure below 0 at the smallest count (the live heap after the restore lower than before the kill, in a
+     * quick run of the fresh-clone CI) has no growth factor: the table says so instead of printing "n/a" as for a
+     * figure that was not measured, and the memory verdict is taken from the factors that exist.
+     */
+    @Test
+    void aNegativeHeapFigureHasNoGrowthFactorAndTheVerdictUsesTheOthers() {
+        BenchOptions o = BenchOptions.parse(new String[] {"--quick"});
+        o.scaleJobs = List.of(10, 100);
+        Metrics m = new Metrics();
+        for (String v : List.of("inline", "local")) {
+            for (int n : o.scaleJobs) {
+                String k = ScaleBenchmark.key(v, n);
+                m.add(k + ".clusterBytesPerJob", "bytes", v.equals("inline") ? 400_000 : 384);
+                m.add(k + ".submitP99", "ms", 5);
+                m.add(k + ".restoreMs", "ms", n);
+                m.add(k + ".heapHighWaterPerJob", "bytes", 1000);
+                m.add(k + ".heapRetainedPerJob", "bytes", n == 10 ? -48_703 : 600_000);
+            }
+        }
+        ScaleReport report = new ScaleReport(o, m);
+        assertThat(report.growthPer10x("inline", "heapRetainedPerJob")).isNaN();
+        String md = report.section();
+        assertThat(md).doesNotContain("| n/a |").contains("none (a value <= 0)");
+        String[] memory = report.summaryRows().stream().filter(r -> r[1].startsWith("memory per job growth"))
+                .findFirst().orElseThrow();
+        assertThat(memory[2]).isEqualTo(ReportWriter.x(1.0)); // cluster bytes and high-water: flat
+        assertThat(memory[6]).isEqualTo(ReportWriter.verdict(true));
+    }
 }
