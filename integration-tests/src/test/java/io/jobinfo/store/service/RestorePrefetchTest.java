@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is what a master kill does for a few hundred milliseconds (Hazelcast's partition repair) but not on demand. Shown:
  * every job is taken from the prefetch and read once; a blob with no pointer is read for nothing and not restored; a
  * blob that is valid but not its pointer's, and a damaged one, are read again by the restore's own load and reported
- * as before; the byte bound and {@code 0} (off) hold.
+ * as before; jobs the cache holds are not read ahead; the byte bound and {@code 0} (off) hold.
  */
 class RestorePrefetchTest {
 
@@ -97,6 +97,45 @@ class RestorePrefetchTest {
                 // the jobs are cached as after any restore: a get reads nothing
                 assertThat(reader.get(7)).contains(submitted.get(7L));
                 assertThat(store.reads()).isEqualTo(21);
+            }
+        }
+    }
+
+    /**
+     * A restore on a warm cache (a member that served reads before it became master): the jobs the cache holds are
+     * not read ahead, and only what the restore loads from the prefetch counts as used (before, a second restore read
+     * every blob ahead again and counted all of them as used while the cache served them).
+     */
+    @Test
+    void jobsTheCacheAlreadyHoldsAreNotReadAheadNorCountedAsUsed() throws Exception {
+        try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("w"), null, true, true)) {
+            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-warm", 10);
+            ReadCountingStore store = new ReadCountingStore(local);
+            SimpleMeterRegistry meters = new SimpleMeterRegistry();
+            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                    .builder(cluster.master(), store, CODEC).mapName("prefetch-warm").meterRegistry(meters)
+                    .build()) {
+                for (long id = 1; id <= 4; id++) {
+                    assertThat(reader.get(id)).contains(submitted.get(id)); // cached before the restore
+                }
+                assertThat(store.reads()).isEqualTo(4);
+                reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
+                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
+
+                assertThat(report.failed()).isEmpty();
+                assertThat(restored).isEqualTo(submitted);
+                assertThat(store.reads()).as("the 6 jobs not cached, each read once").isEqualTo(10);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-warm")).isEqualTo(6);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.used", "prefetch-warm")).isEqualTo(6);
+
+                // again, everything cached now: nothing read ahead, nothing used
+                RestoreReport again = reader.restoreAll((id, ts, job) -> { });
+                assertThat(again.failed()).isEmpty();
+                assertThat(again.restored()).hasSize(10);
+                assertThat(store.reads()).isEqualTo(10);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-warm")).isEqualTo(6);
+                assertThat(counter(meters, "jobinfo.restore.prefetch.used", "prefetch-warm")).isEqualTo(6);
             }
         }
     }

@@ -133,6 +133,14 @@ final class JobCache<T> {
         return hot.size();
     }
 
+    /**
+     * Whether the cache holds an entry for {@code jobId}, current or not; counts nothing (no hit, no miss, no access).
+     * Never fails.
+     */
+    boolean holds(long jobId) {
+        return hot.get(jobId) != null || cache.asMap().containsKey(jobId);
+    }
+
     /** Whether the hot map holds an entry for {@code jobId} (tests). */
     boolean hotContains(long jobId) {
         return hot.get(jobId) != null;

@@ -62,7 +62,7 @@ final class RegistryRestorer<T> {
         long readAt = cache.now();
         Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
         RestorePrefetch<T> prefetch = prefetchStore == null ? null
-                : RestorePrefetch.start(prefetchStore, resolver, parallelism, prefetchBytes);
+                : RestorePrefetch.start(prefetchStore, resolver, cache::holds, parallelism, prefetchBytes);
         List<Map.Entry<Long, Object>> entries;
         try {
             if (prefetch != null) {
@@ -83,6 +83,7 @@ final class RegistryRestorer<T> {
                 RestorePrefetch.Fetched<T> early = prefetch != null && value instanceof JobInfoPointer
                         ? prefetch.take(jobId, (JobInfoPointer) value) : null;
                 JobCache.Loader<T> loader = early == null ? () -> resolver.resolve(jobId, value, key) : () -> {
+                    prefetch.countUse();
                     meters.loadTook(early.loadNanos); // a load like any other, only done before the listing
                     JobInfoPointer pointer = (JobInfoPointer) value;
                     return new CachedJob<>(key, pointer.initializationTimestamp(), early.job,

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -72,9 +73,12 @@ final class RestorePrefetch<T> {
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong reads = new AtomicLong();
     private final Thread driver;
+    private final LongPredicate cached;
 
-    private RestorePrefetch(JobInfoStore store, JobResolver<T> resolver, int parallelism, long maxBytes) {
+    private RestorePrefetch(JobInfoStore store, JobResolver<T> resolver, LongPredicate cached, int parallelism,
+                            long maxBytes) {
         this.store = store;
+        this.cached = cached;
         this.codec = resolver.codec();
         this.verification = resolver.verification();
         this.maxBytes = maxBytes;
@@ -85,11 +89,12 @@ final class RestorePrefetch<T> {
 
     /**
      * Starts prefetching the blobs of {@code store} on threads of its own, read and decoded as {@code resolver}
-     * reads and decodes them; returns at once.
+     * reads and decodes them, except those of jobs for which {@code cached} is true (the cache holds them: the
+     * restore finds them there, or reads them itself if its entry is not current); returns at once.
      */
-    static <T> RestorePrefetch<T> start(JobInfoStore store, JobResolver<T> resolver, int parallelism,
-                                        long maxBytes) {
-        RestorePrefetch<T> p = new RestorePrefetch<>(store, resolver, parallelism, maxBytes);
+    static <T> RestorePrefetch<T> start(JobInfoStore store, JobResolver<T> resolver, LongPredicate cached,
+                                        int parallelism, long maxBytes) {
+        RestorePrefetch<T> p = new RestorePrefetch<>(store, resolver, cached, parallelism, maxBytes);
         p.driver.start();
         return p;
     }
@@ -105,7 +110,7 @@ final class RestorePrefetch<T> {
         }
         List<StoredBlob> complete = new ArrayList<>(blobs.size());
         for (StoredBlob b : blobs) {
-            if (!b.incomplete()) {
+            if (!b.incomplete() && !cached.test(b.jobId())) {
                 complete.add(b);
             }
         }
@@ -151,7 +156,8 @@ final class RestorePrefetch<T> {
 
     /**
      * The prefetched job of {@code jobId} if its blob matches {@code pointer} (and is of this store), waiting for
-     * its read if that is in flight; else {@code null}: the caller loads the job itself. Each job is taken once.
+     * its read if that is in flight; else {@code null}: the caller loads the job itself. Each job is taken once;
+     * the caller calls {@link #countUse} if it does use what it took (its cache may serve the job instead).
      */
     Fetched<T> take(long jobId, JobInfoPointer pointer) {
         if (!pointer.storeId().equals(store.storeId())) {
@@ -165,11 +171,15 @@ final class RestorePrefetch<T> {
         if (got == null || !pointer.matches(got.header)) {
             return null;
         }
-        used.incrementAndGet();
         return got;
     }
 
-    /** How many jobs {@link #take} handed over. */
+    /** Counts a job of {@link #take} that the restore loaded from the prefetch. */
+    void countUse() {
+        used.incrementAndGet();
+    }
+
+    /** How many jobs the restore loaded from the prefetch ({@link #countUse}). */
     long used() {
         return used.get();
     }
