@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.ToDoubleBiFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,17 +22,7 @@ class ScaleReportTest {
     void aFigureOfZeroIsLeftOffTheLogChartInsteadOfFailingTheReport() throws Exception {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick"});
         o.scaleJobs = List.of(100, 1000);
-        Metrics m = new Metrics();
-        for (String v : List.of("inline", "local")) {
-            for (int n : o.scaleJobs) {
-                String k = ScaleBenchmark.key(v, n);
-                m.add(k + ".clusterBytesPerJob", "bytes", v.equals("inline") ? 400_000 : 384);
-                m.add(k + ".submitP99", "ms", 5);
-                m.add(k + ".restoreMs", "ms", n);
-                m.add(k + ".heapHighWaterPerJob", "bytes", v.equals("local") && n == 100 ? 0 : 1000);
-                m.add(k + ".heapRetainedPerJob", "bytes", 0);
-            }
-        }
+        Metrics m = figures(o, (v, n) -> v.equals("local") && n == 100 ? 0 : 1000, (v, n) -> 0);
         new ScaleReport(o, m).chart(dir);
         assertThat(dir.resolve("scale.png")).exists();
         assertThat(Files.size(dir.resolve("scale.png"))).isPositive();
@@ -46,17 +37,7 @@ class ScaleReportTest {
     void aNegativeHeapFigureHasNoGrowthFactorAndTheVerdictUsesTheOthers() {
         BenchOptions o = BenchOptions.parse(new String[] {"--quick"});
         o.scaleJobs = List.of(10, 100);
-        Metrics m = new Metrics();
-        for (String v : List.of("inline", "local")) {
-            for (int n : o.scaleJobs) {
-                String k = ScaleBenchmark.key(v, n);
-                m.add(k + ".clusterBytesPerJob", "bytes", v.equals("inline") ? 400_000 : 384);
-                m.add(k + ".submitP99", "ms", 5);
-                m.add(k + ".restoreMs", "ms", n);
-                m.add(k + ".heapHighWaterPerJob", "bytes", 1000);
-                m.add(k + ".heapRetainedPerJob", "bytes", n == 10 ? -48_703 : 600_000);
-            }
-        }
+        Metrics m = figures(o, (v, n) -> 1000, (v, n) -> n == 10 ? -48_703 : 600_000);
         ScaleReport report = new ScaleReport(o, m);
         assertThat(report.growthPer10x("inline", "heapRetainedPerJob")).isNaN();
         String md = report.section();
@@ -65,5 +46,25 @@ class ScaleReportTest {
                 .findFirst().orElseThrow();
         assertThat(memory[2]).isEqualTo(ReportWriter.x(1.0)); // cluster bytes and high-water: flat
         assertThat(memory[6]).isEqualTo(ReportWriter.verdict(true));
+    }
+
+    /**
+     * Scale figures of the inline and local variants at {@code o}'s counts: flat cluster bytes and submit p99, restore
+     * time linear in the count, the heap figures as given.
+     */
+    private static Metrics figures(BenchOptions o, ToDoubleBiFunction<String, Integer> highWater,
+                                   ToDoubleBiFunction<String, Integer> retained) {
+        Metrics m = new Metrics();
+        for (String v : List.of("inline", "local")) {
+            for (int n : o.scaleJobs) {
+                String k = ScaleBenchmark.key(v, n);
+                m.add(k + ".clusterBytesPerJob", "bytes", v.equals("inline") ? 400_000 : 384);
+                m.add(k + ".submitP99", "ms", 5);
+                m.add(k + ".restoreMs", "ms", n);
+                m.add(k + ".heapHighWaterPerJob", "bytes", highWater.applyAsDouble(v, n));
+                m.add(k + ".heapRetainedPerJob", "bytes", retained.applyAsDouble(v, n));
+            }
+        }
+        return m;
     }
 }

@@ -354,7 +354,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
      * On HDFS, a create (failing if {@code temp} exists) whose blocks the DataNodes sync to disk before they
      * acknowledge its close ({@link CreateFlag#SYNC_BLOCK}): as durable as {@code hsync} then {@code close}, without
      * the hsync's own pipeline round trip and without the NameNode {@code fsync} call (an edit-log sync) that the
-     * first hsync of a new block makes. {@code HdfsDurableWriteTest} counts both.
+     * first hsync of a new block makes. {@code HdfsJobInfoStoreContractTest} counts both.
      */
     private FSDataOutputStream createSyncedOnClose(Path temp) throws IOException {
         return ops.create(temp, FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(ops.getConf())),

@@ -150,15 +150,20 @@ public final class ClusterClient implements AutoCloseable {
         cancel(jobId);
     }
 
+    /** The job's status, or the exception asking for it threw (a master in the middle of a failover), as text. */
+    private String statusOrError(long jobId) {
+        try {
+            return status(jobId);
+        } catch (RuntimeException e) {
+            return e.toString();
+        }
+    }
+
     /** Waits up to {@code timeout} for the job's status to be {@code expected}; fails with the last status seen. */
     public void awaitStatus(long jobId, String expected, Duration timeout) {
         String[] last = {null};
         await(() -> {
-            try {
-                last[0] = status(jobId);
-            } catch (RuntimeException e) {
-                last[0] = e.toString();
-            }
+            last[0] = statusOrError(jobId);
             if (!expected.equals(last[0]) && TERMINAL.contains(last[0])) {
                 throw new AssertionError("job " + jobId + " ended " + last[0] + " while awaiting " + expected
                         + "; SeaTunnel's detail: " + detailOf(jobId));
@@ -195,20 +200,16 @@ public final class ClusterClient implements AutoCloseable {
      * Such a job ends CANCELED, or FAILED when SeaTunnel 2.3.8 still held one of its pipelines FAILING from a task
      * lost with the member: its {@code SubPlan} ends a pipeline that meets a failed task during a cancel FAILED, and
      * a task whose end was reported while no master ran the job can leave the pipeline failing ("not running" in the
-     * new master's log). Nothing of the drop-in is on that path. A FAILED end is accepted only if SeaTunnel's detail does not name a
-     * class of this project ({@code io.jobinfo.store}): a job failed by the drop-in fails the caller. Cancel with
-     * {@link #cancelRunning}, so that a job that had failed before its cancel fails the caller too.
+     * new master's log). Nothing of the drop-in is on that path. A FAILED end is accepted only if SeaTunnel's detail
+     * does not name a class of this project ({@code io.jobinfo.store}): a job failed by the drop-in fails the caller.
+     * Cancel with {@link #cancelRunning}, so that a job that had failed before its cancel fails the caller too.
      *
      * @throws AssertionError on any other end, or if the job has not ended within {@code timeout}
      */
     public JobEnd awaitCanceledAfterMemberLoss(long jobId, Duration timeout) {
         String[] last = {null};
         await(() -> {
-            try {
-                last[0] = status(jobId);
-            } catch (RuntimeException e) {
-                last[0] = e.toString();
-            }
+            last[0] = statusOrError(jobId);
             return "CANCELED".equals(last[0]) || "FAILED".equals(last[0]);
         }, timeout, () -> "job " + jobId + " has not ended " + timeout + " after its cancel; last status: " + last[0]);
         String detail = detailOf(jobId);
