@@ -65,6 +65,7 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile int latencyMillis;
     private volatile boolean closed;
     private volatile Socket portHolder;
+    private volatile boolean refusing;
 
     public S3FaultProxy(URI target) throws IOException {
         this.targetHost = target.getHost();
@@ -155,6 +156,9 @@ public final class S3FaultProxy implements AutoCloseable {
      * @throws IllegalStateException the port could not be kept bound (the test would not be sure of its refusals)
      */
     public void refuseConnections() {
+        // a connection accepted just before the listener closes, and registered in open only after the loop below
+        // closed the others, is closed unanswered by its handler
+        refusing = true;
         IOException beside = null;
         Socket holder = null;
         try {
@@ -230,6 +234,9 @@ public final class S3FaultProxy implements AutoCloseable {
 
     private void handle(Socket client) {
         try (client) {
+            if (refusing) {
+                return;
+            }
             InputStream in = client.getInputStream();
             if (blackhole) {
                 while (in.read() >= 0) {
