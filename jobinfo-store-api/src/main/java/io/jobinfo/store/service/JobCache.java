@@ -138,7 +138,7 @@ final class JobCache<T> {
      * Never fails.
      */
     boolean holds(long jobId) {
-        return hot.get(jobId) != null || cache.asMap().containsKey(jobId);
+        return cache.asMap().containsKey(jobId);
     }
 
     /** Whether the hot map holds an entry for {@code jobId} (tests). */

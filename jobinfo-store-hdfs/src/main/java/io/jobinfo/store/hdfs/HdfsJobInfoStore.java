@@ -23,12 +23,10 @@ import java.nio.file.StandardOpenOption;
 import java.security.PrivilegedExceptionAction;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.CreateFlag;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
 import org.apache.hadoop.fs.FileAlreadyExistsException;
@@ -39,7 +37,6 @@ import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.StreamCapabilities;
-import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
@@ -352,15 +349,13 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     /**
      * On HDFS, a create (failing if {@code temp} exists) whose blocks the DataNodes sync to disk before they
-     * acknowledge its close ({@link CreateFlag#SYNC_BLOCK}): as durable as {@code hsync} then {@code close}, without
+     * acknowledge its close ({@code CreateFlag.SYNC_BLOCK}): as durable as {@code hsync} then {@code close}, without
      * the hsync's own pipeline round trip and without the NameNode {@code fsync} call (an edit-log sync) that the
      * first hsync of a new block makes. {@code HdfsJobInfoStoreContractTest} counts both.
      */
     private FSDataOutputStream createSyncedOnClose(Path temp) throws IOException {
-        return ops.create(temp, FsPermission.getFileDefault().applyUMask(FsPermission.getUMask(ops.getConf())),
-                EnumSet.of(CreateFlag.CREATE, CreateFlag.SYNC_BLOCK),
-                ops.getConf().getInt("io.file.buffer.size", 4096), ops.getDefaultReplication(temp),
-                ops.getDefaultBlockSize(temp), null);
+        // the builder's defaults are create(temp, false)'s: permission with the umask, buffer, replication, block size
+        return ((DistributedFileSystem) ops).createFile(temp).overwrite(false).recursive().syncBlock().build();
     }
 
     private boolean renameIntoPlace(long jobId, Path temp, Path target) throws IOException {

@@ -363,7 +363,7 @@ class DropInLocalStoreTest {
         }
         for (long id : JOBS.values()) {
             // after the kill of the master: SeaTunnel may end a job FAILED here (see the method's comment)
-            recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));
+            client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)).recordIfFailed(REPORT);
             awaitGone(client, id);
         }
         // a blob with no entry, as a member crash between the removal and the delete leaves it (planted here: the
@@ -453,25 +453,12 @@ class DropInLocalStoreTest {
             client.cancelRunning(id);
         }
         for (long id : jobs.values()) {
-            recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));
+            client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)).recordIfFailed(REPORT);
             awaitGone(client, id);
         }
     }
 
     static final long REFERENCE_TYPE_ID = 0x4A495331;
-
-    /**
-     * Keeps a job that SeaTunnel ended FAILED at its cancel (after a member loss, not by the drop-in: see
-     * {@link ClusterClient#awaitCanceledAfterMemberLoss}) in the report under {@code failedAtCancel}, with SeaTunnel's
-     * detail, so a run shows how often it happens.
-     */
-    @SuppressWarnings("unchecked")
-    static void recordFailedEnd(Map<String, Object> report, ClusterClient.JobEnd end) {
-        if (end.status().equals("FAILED")) {
-            ((Map<String, String>) report.computeIfAbsent("failedAtCancel", k -> new java.util.LinkedHashMap<>()))
-                    .put(Long.toString(end.jobId()), end.detail());
-        }
-    }
 
     /**
      * After a restart: every job of {@code jobs} RUNNING, restored by the master through the store (its reads), shown

@@ -191,7 +191,7 @@ class DropInS3StoreTest {
         }
         for (long id : JOBS.values()) {
             // the master was killed in test 2: SeaTunnel may end a job FAILED here (see the method's comment)
-            DropInLocalStoreTest.recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));
+            client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)).recordIfFailed(REPORT);
             ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
                     () -> "engine_runningJobInfo still holds job " + id);
         }

@@ -137,7 +137,7 @@ class StockEngineBaselineTest {
         }
         for (long id : JOBS.values()) {
             // after the kill of the master in test 3: SeaTunnel may end a job FAILED here (see the method's comment)
-            DropInLocalStoreTest.recordFailedEnd(REPORT, client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)));
+            client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)).recordIfFailed(REPORT);
             ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
                     () -> "engine_runningJobInfo still holds job " + id + " after its cancel");
         }

@@ -193,6 +193,19 @@ public final class ClusterClient implements AutoCloseable {
 
     /** How a job ended: SeaTunnel's end state and its detail status ({@link #detailOf}). */
     public record JobEnd(long jobId, String status, String detail) {
+
+        /**
+         * Keeps a FAILED end (one SeaTunnel chose at a cancel after a member loss, not the drop-in: see
+         * {@link #awaitCanceledAfterMemberLoss}) in a test's report under {@code failedAtCancel}, with SeaTunnel's
+         * detail, so a run shows how often it happens; any other end is left out.
+         */
+        @SuppressWarnings("unchecked")
+        public void recordIfFailed(Map<String, Object> report) {
+            if (status.equals("FAILED")) {
+                ((Map<String, String>) report.computeIfAbsent("failedAtCancel", k -> new java.util.LinkedHashMap<>()))
+                        .put(Long.toString(jobId), detail);
+            }
+        }
     }
 
     /**
