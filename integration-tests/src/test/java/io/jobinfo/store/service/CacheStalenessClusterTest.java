@@ -99,13 +99,17 @@ class CacheStalenessClusterTest {
         String map = "lost-events";
         RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
                 CacheConfig.defaults());
-        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
-                CacheConfig.defaults());
         JobImmutableInformation removed = GENERATOR.generate(13, 20_000);
         JobImmutableInformation before = GENERATOR.generate(12, 20_000);
         JobImmutableInformation after = GENERATOR.generate(12, 30_000);
         writer.submit(13, removed);
         writer.submit(12, before);
+        // The reader starts listening only now: the add events of these two submits went out before its listener
+        // existed. Had it listened already, an add event delivered after its first reads (events are asynchronous;
+        // fresh-clone CI at 4cdbd0c) would have invalidated what it had just cached, rightly, and the check below
+        // would have found nothing stale to serve.
+        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+                CacheConfig.defaults());
         // the cache's own clock (CoarseTicker): an entry's age is counted on it, and a starved clock thread can lag
         // wall time by more than the bound's last second (fresh-clone CI under -T 2: the wall-clock guard passed,
         // yet the reader had already revalidated job 12, which the bound allows)
