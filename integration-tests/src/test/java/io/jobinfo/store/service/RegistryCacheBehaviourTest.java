@@ -1,6 +1,7 @@
 package io.jobinfo.store.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
@@ -59,6 +60,7 @@ class RegistryCacheBehaviourTest {
                 meters)) {
             JobImmutableInformation job = new JobGenerator(5).generate(77, 500_000);
             r.submit(77, job);
+            OwnAddEvents.awaitArrived(r, 77);
             r.invalidateAll();
             int readers = 16;
             CyclicBarrier start = new CyclicBarrier(readers);
@@ -144,13 +146,13 @@ class RegistryCacheBehaviourTest {
                 meters)) {
             JobImmutableInformation job = new JobGenerator(8).generate(5, 30_000);
             r.submit(5, job);
-            Thread.sleep(1000); // let the add event arrive
+            OwnAddEvents.awaitArrived(r, 5);
             assertThat(r.get(5)).contains(job);
             assertThat(meters.get("jobinfo.load").timer().count()).as("store reads").isZero();
 
             // a change made by someone else (here: straight through the map) evicts it
             r.map().put(5L, new InlineJobInfo(9, CODEC.id(), CODEC.encode(job)));
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                     assertThat(r.cachedBytes()).isZero());
             assertThat(r.get(5)).contains(job);
             assertThat(meters.get("jobinfo.load").timer().count()).isEqualTo(1);
@@ -166,6 +168,7 @@ class RegistryCacheBehaviourTest {
             JobImmutableInformation small = new JobGenerator(6).generate(2, 50_000);
             r.submit(1, big);
             r.submit(2, small);
+            OwnAddEvents.awaitArrived(r, 1, 2);
             r.invalidateAll();
 
             assertThat(r.get(1)).contains(big);

@@ -274,6 +274,7 @@ class RunningJobInfoRegistryClusterTest {
             for (long id = 0; id < 5; id++) {
                 r.submit(id, GENERATOR.generate(id, 10_000));
             }
+            OwnAddEvents.awaitArrived(r, 0, 1, 2, 3, 4);
             r.invalidateAll();
             r.get(1);
             r.get(1);

@@ -302,6 +302,11 @@ final class JobCache<T> {
         ownAdds.put(jobId, pointer);
     }
 
+    /** Whether the add event of this member's own submit of {@code jobId} has not arrived yet (tests). */
+    boolean ownAddPending(long jobId) {
+        return ownAdds.containsKey(jobId);
+    }
+
     /** The expected add did not happen (the put failed or found a value). */
     void ownAddDidNotHappen(long jobId, JobInfoPointer pointer) {
         ownAdds.remove(jobId, pointer);

@@ -423,6 +423,14 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         cache.invalidateAll();
     }
 
+    /**
+     * Whether the map's add event of this registry's own submit of {@code jobId} is still to arrive (tests: an add
+     * event that arrives after {@link #invalidateAll()} is no longer known as this member's own and evicts the job).
+     */
+    boolean ownAddPending(long jobId) {
+        return cache.ownAddPending(jobId);
+    }
+
     /** The store new jobs are written to. */
     public JobInfoStore store() {
         return writeStore;
