@@ -132,9 +132,10 @@ final class Analysis {
                         + " no longer passes through Caffeine (%.1f Mops/s for a bare Caffeine cache with the"
                         + " registry's settings, below): it is served from a lock-free open-addressing mirror of the"
                         + " cache keyed by the primitive job id, allocates nothing, counts itself in a per-thread cell"
+                        + " found by thread id (a ThreadLocal lookup there cost 40%% of a hit)"
                         + " and shows the access to Caffeine at most once a second per entry. What is left beyond"
                         + " ConcurrentHashMap.get is the freshness check (the coarse clock, the entry's last"
-                        + " confirmation and last Caffeine access: three volatile reads), the thread-local counter"
+                        + " confirmation and last Caffeine access: three volatile reads), finding the counter"
                         + " cell, and the facade's own calls; on a shared 2-core machine the ratio is sensitive to"
                         + " other load (JMH error of the anchor here: %.1f Mops/s).", reg, chm / reg, chm, reg2, chm2 / reg2,
                         chm2, m.median("jmh.caffeineGetIfPresent"), m.median("jmh.concurrentHashMapGet.error")));

@@ -26,6 +26,8 @@ final class BenchOptions {
     long sizesMaxBytes = 256L << 20;
     /** Rounds of the sizes scenario (0: as many as --rounds). */
     int sizesRounds;
+    /** Rounds of the scale scenario; 0: {@link #rounds}. */
+    int scaleRounds;
     /** Whether the scenario runs the extra variants (crc32c, s3-delay); off inside the sizes scenario. */
     boolean variants = true;
     List<Integer> parallelismLevels = List.of(1, 2, 4, 8, 16);
@@ -96,6 +98,7 @@ final class BenchOptions {
                 }
                 case "--s3-delay-ms" -> o.s3DelayMillis = Integer.parseInt(v);
                 case "--sizes-rounds" -> o.sizesRounds = Integer.parseInt(v);
+                case "--scale-rounds" -> o.scaleRounds = Integer.parseInt(v);
                 case "--verifications" -> o.verifications = new ArrayList<>(Arrays.stream(v.split(","))
                         .map(String::trim).filter(x -> !x.isEmpty()).toList());
                 case "--sizes" -> o.sizes = v.trim().equals("none") ? new ArrayList<>()
@@ -125,6 +128,11 @@ final class BenchOptions {
         }
         o.validate();
         return o;
+    }
+
+    /** Rounds of the scale scenario. */
+    int scaleRounds() {
+        return scaleRounds > 0 ? scaleRounds : rounds;
     }
 
     private void quick() {
@@ -193,6 +201,9 @@ final class BenchOptions {
         if (sizesRounds < 0 || sizesRounds > 50) {
             problems.add("--sizes-rounds must be 0..50");
         }
+        if (scaleRounds < 0 || scaleRounds > 50) {
+            problems.add("--scale-rounds must be 0..50");
+        }
         if (s3DelayMillis < 0 || s3DelayMillis > 10_000) {
             problems.add("--s3-delay-ms must be 0..10000");
         }
@@ -247,6 +258,7 @@ final class BenchOptions {
                   --sizes-rounds N         rounds of the sizes scenario (default: --rounds)
                   --parallelism LIST       warm-up parallelism sweep (default 1,2,4,8,16)
                   --scale-jobs LIST        job counts of the scale scenario (default 1000,3000,10000)
+                  --scale-rounds N         rounds of the scale scenario (default: --rounds); medians per count
                   --scale-stores LIST      stores it runs the pointer variant on (default local,s3; hdfs adds
                                            its submit latency times 14,000 jobs); inline where the heap allows
                   --no-scale               skip the scale scenario

@@ -87,7 +87,7 @@ final class ReportWriter {
         // inline code, not a fenced block: the docs tests allow build commands only in README's set-up block
         md.append('`').append(COMMAND).append(quick() ? " --quick" : "").append("`\n\n");
         md.append("Options: `--jobs`, `--blob-size`, `--rounds`, `--stores`, `--restore-parallelism`, `--parallelism`,"
-                + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--scale-jobs`, `--scale-stores`, `--no-scale`,"
+                + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--scale-jobs`, `--scale-stores`, `--scale-rounds`, `--no-scale`,"
                 + " `--no-jmh`, `--quick`"
                 + " (`java -jar benchmarks/target/benchmarks.jar --help`).\n\n");
         md.append("## This run\n\n");

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Item 7 of the report: the kill scenario of items 1-3 at several job counts (default 1,000, 3,000 and 10,000 jobs of
- * the run's blob size), one round per count: cluster IMap bytes per job, submit p99, kill -> every job restored, and
+ * the run's blob size), {@code --scale-rounds} rounds of every count (medians): cluster IMap bytes per job, submit p99, kill -> every job restored, and
  * the heap the restore needs. Inline runs only at counts whose map fits this JVM's heap ({@link #inlineFits}); the
  * pointer variants run on the stores of {@code --scale-stores}.
  *
@@ -67,20 +67,26 @@ final class ScaleBenchmark {
     }
 
     void run() throws Exception {
-        for (int n : o.scaleJobs) {
-            if (inlineFits(n, o.blobBytes)) {
-                ScenarioBenchmark.log("scale %d jobs: inline baseline", n);
-                inline(n);
-            } else {
-                ScenarioBenchmark.log("scale %d jobs: inline skipped (the map would not fit %d MiB of heap)", n,
-                        Runtime.getRuntime().maxMemory() >> 20);
-                m.add("scale.inline." + n + ".skipped", "", 1);
+        for (int round = 1; round <= o.scaleRounds(); round++) {
+            for (int n : o.scaleJobs) {
+                count(n, round);
             }
-            for (Backend b : backends) {
-                if (o.scaleStores.contains(b.name())) {
-                    ScenarioBenchmark.log("scale %d jobs: pointer + %s", n, b.name());
-                    pointer(n, b);
-                }
+        }
+    }
+
+    private void count(int n, int round) throws Exception {
+        if (inlineFits(n, o.blobBytes)) {
+            ScenarioBenchmark.log("scale %d jobs, round %d: inline baseline", n, round);
+            inline(n);
+        } else if (round == 1) {
+            ScenarioBenchmark.log("scale %d jobs: inline skipped (the map would not fit %d MiB of heap)", n,
+                    Runtime.getRuntime().maxMemory() >> 20);
+            m.add("scale.inline." + n + ".skipped", "", 1);
+        }
+        for (Backend b : backends) {
+            if (o.scaleStores.contains(b.name())) {
+                ScenarioBenchmark.log("scale %d jobs, round %d: pointer + %s", n, round, b.name());
+                pointer(n, b);
             }
         }
     }

@@ -152,10 +152,12 @@ final class ScaleReport {
         }
         md.append("![scale](scale.png)\n\n");
         md.append(String.format(Locale.ROOT, "The kill scenario of items 1-3 (%d members, 1 synchronous backup, %d"
-                + " loaders) at %s jobs of %s, one round per count (a fresh cluster each). Inline runs only where its"
+                + " loaders) at %s jobs of %s, %s per count (a fresh cluster each; every figure is the median of"
+                + " the rounds, which run the counts in turn). Inline runs only where its"
                 + " map fits this JVM's %s heap (two copies in the cluster, one materialised by `entrySet()`, one in"
                 + " flight: 4 x jobs x size within 60%% of the heap)%s. Pointer stores: %s.%s\n\n", o.members,
                 o.restoreParallelism, joined(o.scaleJobs), ReportWriter.bytes(o.blobBytes),
+                o.scaleRounds() == 1 ? "one round" : o.scaleRounds() + " rounds",
                 ReportWriter.bytes(Runtime.getRuntime().maxMemory()), inlineSkipped(), String.join(", ",
                         pointerVariants()), notRun()));
         md.append("| variant | jobs | cluster bytes per job | submit p99 | kill -> restored | heap high-water per"

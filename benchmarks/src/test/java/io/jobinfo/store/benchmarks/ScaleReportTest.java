@@ -1,6 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,6 +47,30 @@ class ScaleReportTest {
                 .findFirst().orElseThrow();
         assertThat(memory[2]).isEqualTo(ReportWriter.x(1.0)); // cluster bytes and high-water: flat
         assertThat(memory[6]).isEqualTo(ReportWriter.verdict(true));
+    }
+
+    /**
+     * The scale scenario runs {@code --scale-rounds} rounds ({@code --rounds} unless given; one round made the growth
+     * factor hang on a single restore of the smallest count: 11.06x in one report, 6.3x in a rerun), and the table
+     * quotes the median of each figure.
+     */
+    @Test
+    void theScaleScenarioRunsItsRoundsAndTheTableQuotesMedians() {
+        assertThat(BenchOptions.parse(new String[] {"--rounds", "3"}).scaleRounds()).isEqualTo(3);
+        assertThat(BenchOptions.parse(new String[] {"--rounds", "3", "--scale-rounds", "5"}).scaleRounds())
+                .isEqualTo(5);
+        assertThat(BenchOptions.parse(new String[] {"--quick"}).scaleRounds()).isEqualTo(1);
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"--scale-rounds", "-1"}))
+                .hasMessageContaining("--scale-rounds must be 0..50");
+
+        BenchOptions o = BenchOptions.parse(new String[] {"--quick", "--scale-rounds", "3"});
+        o.scaleJobs = List.of(10, 100);
+        Metrics m = figures(o, (v, n) -> 1000, (v, n) -> 1000);
+        for (double slow : new double[] {7_777, 3_333}) { // two more rounds of local at 100 jobs: median 3,333
+            m.add(ScaleBenchmark.key("local", 100) + ".restoreMs", "ms", slow);
+        }
+        String md = new ScaleReport(o, m).section();
+        assertThat(md).contains("3 rounds per count").contains("| 3333 ms |").doesNotContain("7777");
     }
 
     /**
