@@ -9,11 +9,16 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * Counts the hits of the job cache's hit path, exactly and without an atomic read-modify-write per hit: every thread
  * counts in a cell of its own (a plain ordered write: only its thread writes it) and {@link #sum()} adds the cells up.
  *
- * <p>A thread finds its cell in a small table indexed by its thread id (ids are never re-used), which costs two loads
- * and a compare; only a thread whose slot another live thread already held when it registered looks its cell up in a
- * {@code ThreadLocal}, which costs more (on the cache-hit benchmark a {@code ThreadLocal} lookup per hit was 40% of
- * the whole hit). A cell whose thread has died is folded into a base count, and its slot freed, the next time a
- * thread registers, so threads that come and go leave no cells behind. Never fails.
+ * <p>A thread finds its cell in a small table indexed by its thread id, which costs two loads and a compare; only a
+ * thread whose slot another live thread already held when it registered looks its cell up in a {@code ThreadLocal},
+ * which costs more (on the cache-hit benchmark a {@code ThreadLocal} lookup per hit was 40% of the whole hit). A cell
+ * whose thread has died is folded into a base count, and its slot freed, the next time a thread registers, so threads
+ * that come and go leave no cells behind. Never fails.
+ *
+ * <p>Exactness rests on thread ids not being re-used while the counter lives. HotSpot never re-uses one (ids come
+ * from a counter), though {@code Thread.getId()}'s Java 8 contract allows it; on a JVM that did, a thread given a
+ * dead thread's id would count in that thread's cell, and the hits it counted between that cell's folding and its
+ * own registration could go uncounted. Only the statistics could be short; no cached job is affected.
  */
 final class HitCounter {
 
