@@ -25,6 +25,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * A create reports "nothing was stored" only when that is proven. The faults come from {@link S3FaultProxy} in front
@@ -71,6 +72,27 @@ class S3OutcomeClassificationTest {
 
     private static byte[] envelope(long jobId) {
         return BlobEnvelope.wrap(jobId, 1, TestBlobs.payloadNamed(jobId));
+    }
+
+    /**
+     * Whether {@code failure} is a store error whose SDK record shows only attempts that failed to connect (the last
+     * one as its cause, the earlier ones as "Request attempt N failure" lines), that is, a create that met only
+     * refusals.
+     */
+    private static boolean everyRecordedAttemptFailedToConnect(Throwable failure) {
+        if (!(failure instanceof JobInfoStoreException) || !(failure.getCause() instanceof SdkException)) {
+            return false;
+        }
+        SdkException sdk = (SdkException) failure.getCause();
+        if (!S3Attempts.lastAttemptNeverConnected(sdk)) {
+            return false;
+        }
+        for (Throwable earlier : sdk.getSuppressed()) {
+            if (earlier.getMessage() != null && !S3Attempts.isConnectFailureMessage(earlier.getMessage())) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Test
@@ -121,11 +143,25 @@ class S3OutcomeClassificationTest {
                 }
             }).isInstanceOf(BindException.class);
 
-            int forwardedBefore = proxy.forwardedRequests();
-            Throwable refused = catchThrowable(() -> store.create(33, BlobSource.ofBytes(envelope(33))));
+            Throwable refused = null;
+            int forwarded = 0;
+            for (int call = 1; call <= 3; call++) {
+                int forwardedBefore = proxy.forwardedRequests();
+                refused = catchThrowable(() -> store.create(33, BlobSource.ofBytes(envelope(33))));
+                forwarded = proxy.forwardedRequests() - forwardedBefore;
+                if (!(refused instanceof OutcomeUnknownException) || forwarded > 0
+                        || everyRecordedAttemptFailedToConnect(refused)) {
+                    break;
+                }
+                // The premise did not hold: an SDK attempt had a connection although the proxy refuses and forwarded
+                // nothing (fresh-clone CI at 8deb91e: attempt 1 "Broken pipe", cause not found; the store rightly
+                // called that outcome unknown). Call again: the store's answer to refusals is what is tested here.
+                System.err.println("S3OutcomeClassificationTest: call " + call + " had an attempt that connected"
+                        + " through a refusing proxy that forwarded nothing; calling again: " + refused);
+            }
             // (a fresh-clone CI run once saw this create succeed: the count tells whether it passed this proxy)
             assertThat(refused).as("the create through the refusing proxy (requests the proxy forwarded meanwhile: %d)",
-                            proxy.forwardedRequests() - forwardedBefore)
+                            forwarded)
                     .isInstanceOf(JobInfoStoreException.class)
                     .isNotInstanceOf(OutcomeUnknownException.class)
                     .hasMessageContaining("jobId=33")
