@@ -26,6 +26,7 @@ final class RoundTwoSections {
 
     void append() {
         targets();
+        submitBreakdown();
         variantsTable();
         sizes();
     }
@@ -82,6 +83,58 @@ final class RoundTwoSections {
                     ReportWriter.x(d / s), "<= 1.5x", d / s <= 1.5);
         }
         md.append('\n');
+    }
+
+    /**
+     * Where the time of a submit goes: the registry's submit observer splits every submit into its steps, and the
+     * local round runs a composite anchor (the bare durable write, then a bare {@code putIfAbsent} of a
+     * pointer-sized value on the same cluster) job by job beside the submits.
+     */
+    private void submitBreakdown() {
+        List<String> measured = variants.stream().filter(v -> m.has("submit." + v + ".tail.blobWrite")).toList();
+        if (measured.isEmpty()) {
+            return;
+        }
+        md.append("## Where a submit's time goes (item 2)\n\n");
+        md.append("Every submit split into its steps by the registry's `SubmitObserver`: *encode* (Kryo encode,"
+                + " CRC32C, SHA-256, header), *blob write* (the store's create: on local temp write, fsync, link,"
+                + " directory fsync), *pointer write* (`putIfAbsent` of the pointer, one synchronous backup), *rest*"
+                + " (cache put, meters), and the stop-the-world GC time that fell inside the submit. Columns 4-8:"
+                + " mean ms of each step over the slowest 1% of the submits (the ones the p99 is made of); in"
+                + " brackets each step's own p99 over all submits. Medians across rounds.\n\n");
+        md.append("| variant | submit p50 ms | submit p99 ms | encode | blob write | pointer write | rest | GC |\n");
+        md.append("|---|---|---|---|---|---|---|---|\n");
+        for (String v : measured) {
+            md.append("| ").append(v).append(" | ").append(ReportWriter.f2(m.median("submit." + v + ".p50")))
+                    .append(" | ").append(ReportWriter.f2(m.median("submit." + v + ".p99")));
+            for (String part : SubmitPhases.PARTS) {
+                md.append(" | ").append(ReportWriter.f2(m.median("submit." + v + ".tail." + part))).append(" (")
+                        .append(ReportWriter.f2(m.median("submit." + v + ".p99." + part))).append(")");
+            }
+            md.append(" |\n");
+        }
+        md.append('\n');
+        if (!m.has("anchor.durableWriteThenPut.p99") || !m.has("submit.local.p99")) {
+            return;
+        }
+        double write = m.median("anchor.durableWrite.p99");
+        double put = m.median("anchor.putAfterWrite.p99");
+        double both = m.median("anchor.durableWriteThenPut.p99");
+        double local = m.median("submit.local.p99");
+        md.append("Anchors of the local round, interleaved job by job with its submits (same bytes, same cluster):"
+                + "\n\n| anchor | p50 ms | p99 ms |\n|---|---|---|\n");
+        md.append("| bare write + fsync + link + dir fsync | ").append(ReportWriter.f2(m.median(
+                "anchor.durableWrite.p50"))).append(" | ").append(ReportWriter.f2(write)).append(" |\n");
+        md.append("| bare `IMap.putIfAbsent` of a ").append(ScenarioBenchmark.POINTER_BYTES)
+                .append("-byte value right after it | ").append(ReportWriter.f2(m.median(
+                        "anchor.putAfterWrite.p50"))).append(" | ").append(ReportWriter.f2(put)).append(" |\n");
+        md.append("| the two in turn (durable blob, then its pointer) | ").append(ReportWriter.f2(m.median(
+                "anchor.durableWriteThenPut.p50"))).append(" | ").append(ReportWriter.f2(both)).append(" |\n\n");
+        md.append(String.format("The local submit's p99 (%s) is %s the two bare steps in turn (%s) and %s the"
+                + " durable write alone (%s); the bare put after the write has a p99 of %s, %s the write's.%n%n",
+                ReportWriter.ms(local), ReportWriter.x(local / both), ReportWriter.ms(both),
+                ReportWriter.x(local / write), ReportWriter.ms(write), ReportWriter.ms(put),
+                ReportWriter.pct(put / write)));
     }
 
     private void row(String figure, String measured, String anchor, String ratio, String target, boolean met) {

@@ -37,6 +37,10 @@ import java.util.concurrent.locks.LockSupport;
 final class ScenarioBenchmark {
 
     static final String INLINE_MAP = "bench_inline_runningJobInfo";
+    /** The map of the composite anchor's bare puts (durable write, then {@code putIfAbsent}). */
+    static final String ANCHOR_PUT_MAP = "bench_anchor_puts";
+    /** The size of the composite anchor's value: about a serialized pointer (384 bytes per job with the backup). */
+    static final int POINTER_BYTES = 160;
 
     private final BenchOptions o;
     private final Metrics m;
@@ -148,26 +152,48 @@ final class ScenarioBenchmark {
              JobInfoStore successorStore = backend.open(ns)) {
             HazelcastInstance master = cluster.master();
             HazelcastInstance successor = cluster.successor();
+            SubmitPhases phases = new SubmitPhases(ids.length);
             RunningJobInfoRegistry<JobImmutableInformation> registry =
-                    RunningJobInfoRegistry.builder(master, masterStore, codec).build();
+                    RunningJobInfoRegistry.builder(master, masterStore, codec).submitObserver(phases).build();
             DurableWriteAnchor anchor = local ? new DurableWriteAnchor(workDir.resolve("anchor-" + round)) : null;
             gc();
             long[] lat = new long[ids.length];
             long[] anchorLat = new long[ids.length];
+            long[] anchorPutLat = new long[ids.length];
+            long[] anchorBothLat = new long[ids.length];
+            IMap<Long, byte[]> bareMap = master.getMap(ANCHOR_PUT_MAP);
             for (int i = 0; i < ids.length; i++) {
                 JobImmutableInformation job = jobs.get(ids[i]);
                 if (anchor != null) {
-                    // the same bytes, the bare system calls, interleaved job by job with the real submits
+                    // the same bytes, the bare system calls, interleaved job by job with the real submits; then a
+                    // bare putIfAbsent of a pointer-sized value on the same cluster: the floor of any design that
+                    // makes the blob durable before it publishes the pointer
                     byte[] envelope = BlobEnvelope.wrap(ids[i], codec.id(), codec.encode(job));
+                    byte[] pointerSized = new byte[POINTER_BYTES];
                     anchorLat[i] = anchor.write(envelope);
+                    long p0 = System.nanoTime();
+                    bareMap.putIfAbsent(ids[i], pointerSized);
+                    anchorPutLat[i] = System.nanoTime() - p0;
+                    anchorBothLat[i] = anchorLat[i] + anchorPutLat[i];
                 }
-                long t0 = System.nanoTime();
+                phases.start(i);
                 registry.submit(ids[i], job);
-                lat[i] = System.nanoTime() - t0;
+                lat[i] = phases.end();
             }
             latencies("submit." + name, lat);
+            double[] tail = phases.tailMeans(lat, 0.01);
+            StringBuilder sb = new StringBuilder();
+            for (int j = 0; j < SubmitPhases.PARTS.length; j++) {
+                m.add("submit." + name + ".tail." + SubmitPhases.PARTS[j], "ms", tail[j] / 1e6);
+                m.add("submit." + name + ".p99." + SubmitPhases.PARTS[j], "ms", phases.quantile(j, 0.99) / 1e6);
+                sb.append(String.format(" %s %.2f (p99 %.2f)", SubmitPhases.PARTS[j], tail[j] / 1e6,
+                        phases.quantile(j, 0.99) / 1e6));
+            }
+            log("  %s: slowest 1%% of submits, mean ms:%s", name, sb);
             if (anchor != null) {
                 latencies("anchor.durableWrite", anchorLat);
+                latencies("anchor.putAfterWrite", anchorPutLat);
+                latencies("anchor.durableWriteThenPut", anchorBothLat);
                 anchor.clear();
             }
             m.add("memory." + name, "bytes/job", (double) cluster.entryMemoryCost(

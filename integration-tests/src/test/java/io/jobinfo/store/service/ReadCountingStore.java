@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * A real store with its {@link #read} calls counted; the first read can be held until a condition holds (so that a
@@ -21,6 +22,8 @@ import java.util.function.BooleanSupplier;
 final class ReadCountingStore extends ForwardingJobInfoStore {
 
     private final AtomicInteger reads = new AtomicInteger();
+    private final AtomicInteger listedEntries = new AtomicInteger();
+    private final AtomicInteger wholeListings = new AtomicInteger();
     private volatile BooleanSupplier holdFirstReadUntil = () -> true;
     private volatile long holdMillis;
 
@@ -30,6 +33,30 @@ final class ReadCountingStore extends ForwardingJobInfoStore {
 
     int reads() {
         return reads.get();
+    }
+
+    /** How many entries {@link #listUntil} handed to its visitors. */
+    int listedEntries() {
+        return listedEntries.get();
+    }
+
+    /** How many times {@link #list()} was called. */
+    int wholeListings() {
+        return wholeListings.get();
+    }
+
+    @Override
+    public List<StoredBlob> list() throws JobInfoStoreException {
+        wholeListings.incrementAndGet();
+        return delegate.list();
+    }
+
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        delegate.listUntil(b -> {
+            listedEntries.incrementAndGet();
+            return visitor.test(b);
+        });
     }
 
     /** The next first read waits until {@code condition} holds or {@code maxMillis} passed. */

@@ -30,7 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
  * is what a master kill does for a few hundred milliseconds (Hazelcast's partition repair) but not on demand. Shown:
  * every job is taken from the prefetch and read once; a blob with no pointer is read for nothing and not restored; a
  * blob that is valid but not its pointer's, and a damaged one, are read again by the restore's own load and reported
- * as before; jobs the cache holds are not read ahead; the byte bound and {@code 0} (off) hold.
+ * as before; jobs the cache holds are not read ahead; the byte bound and {@code 0} (off) hold, and the store is
+ * listed only as far as the bound.
  */
 class RestorePrefetchTest {
 
@@ -193,6 +194,10 @@ class RestorePrefetchTest {
                     assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-bound"))
                             .as("prefetch reads with a bound of %d bytes", bound).isEqualTo(expected);
                     assertThat(store.reads()).isEqualTo(10);
+                    // listed only as far as the bound: three blobs that fit and the one that did not
+                    assertThat(store.listedEntries()).as("entries listed with a bound of %d bytes", bound)
+                            .isEqualTo(bound == 0 ? 0 : 4);
+                    assertThat(store.wholeListings()).isZero();
                 }
             }
         }

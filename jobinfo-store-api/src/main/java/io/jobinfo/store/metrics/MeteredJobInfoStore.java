@@ -19,6 +19,7 @@ import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.ToLongFunction;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -149,6 +150,15 @@ public final class MeteredJobInfoStore extends ForwardingJobInfoStore {
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
         return timed("list", delegate::list, blobs -> SUCCESS, blobs -> -1);
+    }
+
+    /** Timed as {@code list}, from the first request to the visitor's last answer. */
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        timed("list", () -> {
+            delegate.listUntil(visitor);
+            return null;
+        }, none -> SUCCESS, none -> -1);
     }
 
     @Override

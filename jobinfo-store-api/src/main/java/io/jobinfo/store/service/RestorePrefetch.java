@@ -35,9 +35,12 @@ import org.slf4j.LoggerFactory;
  * reads it again and reports what is wrong. So the restore's result is the same with or without the prefetch, only
  * earlier.
  *
- * <p><b>Bounds.</b> At most {@code parallelism} reads at once, at most {@code maxBytes} of payload held (the cache's
+ * <p><b>Bounds.</b> At most {@code parallelism} reads at once, at most {@code maxBytes} of blobs held (the cache's
  * byte bound: what the restore would cache anyway), and no new read once {@link #stop} is called; reads in flight
- * then finish and are waited for by {@link #take} of their job only.
+ * then finish and are waited for by {@link #take} of their job only. The store is listed lazily
+ * ({@link JobInfoStore#listUntil}) and only until the first blob that would pass the bound: a store far larger than
+ * the bound costs one page of its listing (1,000 keys on S3), not a listing of every job, and the blobs after that
+ * point are left to the restore even if a smaller one among them would still fit.
  *
  * <p>Failures of the prefetch (the store's listing or a read) are never reported by it: the restore loads those jobs
  * itself.
@@ -100,28 +103,31 @@ final class RestorePrefetch<T> {
     }
 
     private void run() {
-        List<StoredBlob> blobs;
+        List<StoredBlob> chosen = new ArrayList<>();
         try {
-            blobs = store.list();
+            // the listing goes only as far as the bound: a store far larger than the cache is not listed whole
+            store.listUntil(b -> {
+                if (stopped.get()) {
+                    return false;
+                }
+                if (b.incomplete() || cached.test(b.jobId())) {
+                    return true;
+                }
+                if (heldBytes.get() + b.sizeBytes() > maxBytes) {
+                    return false;
+                }
+                heldBytes.addAndGet(b.sizeBytes());
+                chosen.add(b);
+                return true;
+            });
         } catch (JobInfoStoreException | RuntimeException e) {
-            LOG.debug("restore prefetch: listing {} failed, the restore loads every job itself: {}", store.storeId(),
-                    e.toString());
-            return;
+            LOG.debug("restore prefetch: listing {} failed after {} blobs, the restore loads the others itself: {}",
+                    store.storeId(), chosen.size(), e.toString());
         }
-        List<StoredBlob> complete = new ArrayList<>(blobs.size());
-        for (StoredBlob b : blobs) {
-            if (!b.incomplete() && !cached.test(b.jobId())) {
-                complete.add(b);
-            }
-        }
-        pool.forEach(complete, stopped::get, this::fetch);
+        pool.forEach(chosen, stopped::get, this::fetch);
     }
 
     private void fetch(StoredBlob blob) {
-        if (heldBytes.addAndGet(blob.sizeBytes()) > maxBytes) {
-            heldBytes.addAndGet(-blob.sizeBytes());
-            return; // over the bound: the restore loads this one itself
-        }
         CompletableFuture<Fetched<T>> result = new CompletableFuture<>();
         fetched.put(blob.jobId(), result); // a store lists one complete blob per job id
         Fetched<T> out = null;

@@ -5,6 +5,7 @@ import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * A store that hands every call to another one, for decorators that change one or two calls (count them, pause them,
@@ -78,6 +79,11 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
         return delegate.list();
+    }
+
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        delegate.listUntil(visitor);
     }
 
     @Override

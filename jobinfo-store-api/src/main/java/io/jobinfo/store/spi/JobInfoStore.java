@@ -5,6 +5,7 @@ import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * Write-once storage of job blobs, keyed by job id. A blob is a complete envelope (see
@@ -120,6 +121,27 @@ public interface JobInfoStore extends AutoCloseable {
      * for garbage collection and migration. Objects in the namespace that this store did not write are ignored.
      */
     List<StoredBlob> list() throws JobInfoStoreException;
+
+    /**
+     * Hands what {@link #list()} returns to {@code visitor}, one entry at a time in the same order, fetching the
+     * listing lazily where the store can, and stops fetching once {@code visitor} returns {@code false}: for a caller
+     * that needs only the first blobs of a large store (a restore prefetch bounded by bytes). Stores that list in
+     * pages (S3: up to 1,000 keys per request) then request no further page; the local store stops reading its
+     * directory. The default implementation collects {@link #list()} first.
+     *
+     * <p>An entry may be complete or {@linkplain StoredBlob#incomplete() incomplete}, as in {@link #list()}.
+     *
+     * @throws JobInfoStoreException the listing failed part way; the entries visited before were real, nothing is
+     *     known of the rest
+     * @throws RuntimeException what {@code visitor} threw, as is; the listing stops
+     */
+    default void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        for (StoredBlob blob : list()) {
+            if (!visitor.test(blob)) {
+                return;
+            }
+        }
+    }
 
     /**
      * Removes an {@linkplain StoredBlob#incomplete() incomplete} leftover returned by {@link #list()}. Idempotent.

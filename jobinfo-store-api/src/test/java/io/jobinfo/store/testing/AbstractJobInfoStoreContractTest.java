@@ -426,6 +426,39 @@ public abstract class AbstractJobInfoStoreContractTest {
     }
 
     @Test
+    void listUntilVisitsWhatListReturnsInTheSameOrder() throws Exception {
+        for (long id = 41; id <= 45; id++) {
+            store.create(id, BlobSource.ofBytes(BlobEnvelope.wrap(id, 1, TestBlobs.randomPayload(id, 500))));
+        }
+        List<StoredBlob> visited = new java.util.ArrayList<>();
+        store.listUntil(visited::add);
+        List<StoredBlob> listed = store.list();
+        assertThat(visited).extracting(StoredBlob::jobId, StoredBlob::sizeBytes, StoredBlob::location,
+                        StoredBlob::incomplete)
+                .containsExactlyElementsOf(listed.stream().map(b -> org.assertj.core.groups.Tuple.tuple(b.jobId(),
+                        b.sizeBytes(), b.location(), b.incomplete())).toList());
+        assertThat(visited.stream().filter(b -> !b.incomplete()).map(StoredBlob::jobId))
+                .containsExactlyInAnyOrder(41L, 42L, 43L, 44L, 45L);
+    }
+
+    @Test
+    void listUntilStopsAtTheVisitorsFirstFalse() throws Exception {
+        for (long id = 51; id <= 55; id++) {
+            store.create(id, BlobSource.ofBytes(BlobEnvelope.wrap(id, 1, TestBlobs.randomPayload(id, 500))));
+        }
+        List<StoredBlob> visited = new java.util.ArrayList<>();
+        store.listUntil(b -> {
+            visited.add(b);
+            return visited.size() < 2;
+        });
+        assertThat(visited).hasSize(2);
+        assertThat(visited.get(0)).isNotEqualTo(visited.get(1));
+        assertThatThrownBy(() -> store.listUntil(b -> {
+            throw new IllegalStateException("visitor failed on " + b.jobId());
+        })).isInstanceOf(IllegalStateException.class).hasMessageStartingWith("visitor failed on ");
+    }
+
+    @Test
     void anEmptyNamespaceListsNothing() throws Exception {
         assertThat(store.list()).isEmpty();
     }

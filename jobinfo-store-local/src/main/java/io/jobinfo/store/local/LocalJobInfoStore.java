@@ -13,6 +13,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -25,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 /**
  * Blobs as files in one directory of a local disk or an NFS mount.
@@ -278,8 +280,15 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        checkOpen();
         List<StoredBlob> result = new ArrayList<>();
+        listUntil(result::add);
+        return result;
+    }
+
+    /** Reads the directory one entry at a time and stops reading it (and stat-ing its files) at the first false. */
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        checkOpen();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
             for (Path p : entries) {
                 String name = p.getFileName().toString();
@@ -298,17 +307,21 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                     continue;
                 }
                 long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
-                result.add(new StoredBlob(id, p.toUri().toString(), attrs.size(),
-                        attrs.lastModifiedTime().toInstant(), !blobId.isPresent()));
+                if (!visitor.test(new StoredBlob(id, p.toUri().toString(), attrs.size(),
+                        attrs.lastModifiedTime().toInstant(), !blobId.isPresent()))) {
+                    return;
+                }
             }
-        } catch (IOException e) {
+        } catch (IOException | DirectoryIteratorException e) {
+            IOException cause = e instanceof DirectoryIteratorException ? ((DirectoryIteratorException) e).getCause()
+                    : (IOException) e;
             if (!Files.isDirectory(dir)) {
-                throw new JobInfoStoreException(directoryGone() + " (" + e + ")", null, dir.toUri().toString(), e);
+                throw new JobInfoStoreException(directoryGone() + " (" + cause + ")", null, dir.toUri().toString(),
+                        cause);
             }
-            throw new JobInfoStoreException("Listing the store directory failed: " + e, null, dir.toUri().toString(),
-                    e);
+            throw new JobInfoStoreException("Listing the store directory failed: " + cause, null,
+                    dir.toUri().toString(), cause);
         }
-        return result;
     }
 
     @Override

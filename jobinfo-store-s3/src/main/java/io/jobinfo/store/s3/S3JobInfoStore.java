@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
@@ -85,6 +86,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private static final String CONTENT_TYPE = "application/octet-stream";
     private static final String UPLOAD_ID_PARAM = "?uploadId=";
     private static final int MAX_PARTS = 10_000;
+    /** Keys per listing request: S3's largest page. */
+    static final int LIST_PAGE_KEYS = 1000;
 
     private final S3Client s3;
     private final S3StoreSettings settings;
@@ -93,6 +96,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final String storeId;
     private final String locationBase;
     private final boolean conditionalWrites;
+    private volatile int listPageKeys = LIST_PAGE_KEYS;
     private volatile boolean closed;
 
     S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
@@ -103,6 +107,15 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         this.storeId = storeId;
         this.conditionalWrites = conditionalWrites;
         this.locationBase = locationOfKey(settings.bucket, settings.prefix);
+    }
+
+    /** Tests: list with pages of {@code keys} keys, so that a few blobs span several pages. */
+    S3JobInfoStore listPageKeys(int keys) {
+        if (keys < 1 || keys > LIST_PAGE_KEYS) {
+            throw new IllegalArgumentException("keys per page must be 1.." + LIST_PAGE_KEYS + ": " + keys);
+        }
+        this.listPageKeys = keys;
+        return this;
     }
 
     /** {@code s3://bucket/key}, percent-encoded where a URI needs it (spaces, non-ASCII). */
@@ -463,20 +476,31 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        checkOpen();
         List<StoredBlob> result = new ArrayList<>();
+        listUntil(result::add);
+        return result;
+    }
+
+    /**
+     * Complete blobs first (ListObjectsV2, {@value #LIST_PAGE_KEYS} keys per request), then the multipart uploads in
+     * progress; each page is requested only when the visitor has taken every entry before it, and none after it
+     * answered {@code false}.
+     */
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        checkOpen();
         try {
-            for (S3Object o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/"))
-                    .contents()) {
+            for (S3Object o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/")
+                    .maxKeys(listPageKeys)).contents()) {
                 String name = o.key().substring(prefix.length());
                 OptionalLong id = StoreNaming.parseBlobName(name);
-                if (id.isPresent()) {
-                    result.add(new StoredBlob(id.getAsLong(), locationBase + name, o.size(), o.lastModified(),
-                            false));
+                if (id.isPresent() && !visitor.test(new StoredBlob(id.getAsLong(), locationBase + name, o.size(),
+                        o.lastModified(), false))) {
+                    return;
                 }
             }
             for (MultipartUpload u : s3.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
-                    .delimiter("/")).uploads()) {
+                    .delimiter("/").maxUploads(listPageKeys)).uploads()) {
                 if (!u.key().startsWith(prefix)) {
                     continue;
                 }
@@ -484,15 +508,16 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 OptionalLong id = StoreNaming.parseBlobName(name);
                 if (id.isPresent()) {
                     Instant started = u.initiated() != null ? u.initiated() : Instant.EPOCH;
-                    result.add(new StoredBlob(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
-                            + urlEncode(u.uploadId()), 0, started, true));
+                    if (!visitor.test(new StoredBlob(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
+                            + urlEncode(u.uploadId()), 0, started, true))) {
+                        return;
+                    }
                 }
             }
         } catch (SdkException e) {
             throw new JobInfoStoreException("Listing the store failed: " + describe(e) + hint(e), null,
                     locationBase, e);
         }
-        return result;
     }
 
     @Override

@@ -14,6 +14,7 @@ import io.jobinfo.store.spi.StoredBlob;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.function.Predicate;
 
 /**
  * The drop-in's store, watched: every call is counted by the kind of thread that makes it
@@ -105,6 +106,12 @@ final class ThreadWatchedStore extends ForwardingJobInfoStore {
     public List<StoredBlob> list() throws JobInfoStoreException {
         watch("list");
         return delegate.list();
+    }
+
+    @Override
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        watch("list");
+        delegate.listUntil(visitor);
     }
 
     @Override
