@@ -31,13 +31,30 @@ final class Analysis {
             double sub = m.median("submit.local.p99");
             double anchor = m.median("anchor.durableWrite.p99");
             if (sub / anchor > 1.5) {
+                String steps = "";
+                if (m.has("submit.local.tail.blobWrite") && m.has("anchor.durableWriteThenPut.p99")) {
+                    double both = m.median("anchor.durableWriteThenPut.p99");
+                    steps = String.format(Locale.ROOT, " Over the slowest 1%% of submits the blob write took %.2f ms"
+                            + " and the pointer write %.2f ms on average (encode %.2f, GC %.2f): both steps are slow"
+                            + " at once. A bare `putIfAbsent` of a pointer-sized value timed right after the bare"
+                            + " durable write, job by job beside the submits, has a p99 of %.2f ms (p50 %.2f): the"
+                            + " cluster's threads went idle during the fsync, and waking them on this 2-core virtual"
+                            + " machine costs that much. The two bare steps in turn have a p99 of %.2f ms, and the"
+                            + " submit's is %.2fx that. Invariant 1 (docs/design.md) puts the pointer after the blob"
+                            + " is durable, so those two steps in turn are the submit's floor; overlapping the"
+                            + " directory fsync with the pointer write would publish a pointer to a blob whose name"
+                            + " is not yet durable, and was not done.", m.median("submit.local.tail.blobWrite"),
+                            m.median("submit.local.tail.pointerWrite"), m.median("submit.local.tail.encode"),
+                            m.median("submit.local.tail.gc"), m.median("anchor.putAfterWrite.p99"),
+                            m.median("anchor.putAfterWrite.p50"), both, sub / both);
+                }
                 out.add(String.format(Locale.ROOT, "**2. Submit p99 on local: %.2f ms, %.2fx the bare durable write's"
                         + " %.2f ms.** A submit is the durable write plus encode and checksums (%.0f us median, item"
                         + " 5) plus the pointer's `putIfAbsent` with one synchronous backup (the inline put of the"
-                        + " whole job has p50 %.2f ms here); the fsync tail of the shared virtual disk dominates both"
-                        + " p99s and moves between rounds (anchor p99 %s ms).", sub, sub / anchor, anchor,
+                        + " whole job has p50 %.2f ms and p99 %.2f ms here); the fsync tail of the shared virtual disk"
+                        + " moves between rounds (anchor p99 %s ms).%s", sub, sub / anchor, anchor,
                         m.median("jmh.encodeAndChecksums"), m.median("submit.inline.p50"),
-                        rangeOf(m, "anchor.durableWrite.p99")));
+                        m.median("submit.inline.p99"), rangeOf(m, "anchor.durableWrite.p99"), steps));
             }
             double k = m.median("restore.local.killToAll");
             double base = m.median("restore.inline.killToAll");

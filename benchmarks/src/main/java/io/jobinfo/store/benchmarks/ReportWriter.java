@@ -374,7 +374,8 @@ final class ReportWriter {
     }
 
     private void missesSection(int p) {
-        List<String> notes = Analysis.explain(o, m, stores, p);
+        List<String> notes = new ArrayList<>(Analysis.explain(o, m, stores, p));
+        notes.addAll(new ScaleReport(o, m).missedGrowthNotes());
         md.append("## Targets missed, and what bounds them\n\n");
         if (notes.isEmpty()) {
             md.append("Every target was met in this run.\n\n");

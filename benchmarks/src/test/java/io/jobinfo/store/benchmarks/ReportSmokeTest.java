@@ -41,6 +41,14 @@ class ReportSmokeTest {
                 "kill -> all restored + verified, local", "blob phase bandwidth, local", "max cache weight",
                 "## 7. Scale", "kill -> restored growth per 10x jobs, local", "| pointer + local | 40 |",
                 "| inline | 40 |");
+        // where a submit's time goes: every step of the local submits, and the composite anchor beside them
+        assertThat(md).contains("## Where a submit's time goes (item 2)", "| variant | submit p50 ms | submit p99 ms |"
+                + " encode | blob write | pointer write | rest | GC |", "| the two in turn (durable blob, then its"
+                + " pointer) |", "The local submit's p99");
+        assertThat(md).containsPattern("\\| local \\| [0-9.]+ \\| [0-9.]+ \\| [0-9.]+ \\([0-9.]+\\) \\|");
+        // restore per job by count, with the GC inside it
+        assertThat(md).contains("| variant | jobs | kill -> restored per job | marginal per job | GC pauses during"
+                + " the restore | GC share |");
         assertThat(md).doesNotContain("| n/a |");
         for (String png : new String[] {"memory.png", "submit-latency.png", "restore-time.png",
             "restore-bandwidth.png", "cache-weight.png", "scale.png"}) {
@@ -50,6 +58,7 @@ class ReportSmokeTest {
         String csv = Files.readString(out.resolve("raw.csv"));
         assertThat(csv).contains("memory.inline,", "memory.local,", "submit.local.p99,", "anchor.durableWrite.p99,",
                 "restore.local.killToAll,", "cache.maxWeight,", "scale.local.40.restoreMs,",
-                "scale.inline.10.heapRetainedPerJob,");
+                "scale.inline.10.heapRetainedPerJob,", "scale.local.40.restoreGcMs,", "submit.local.tail.pointerWrite,",
+                "submit.local.p99.blobWrite,", "anchor.putAfterWrite.p99,", "anchor.durableWriteThenPut.p99,");
     }
 }

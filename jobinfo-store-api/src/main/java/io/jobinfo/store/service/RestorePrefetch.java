@@ -39,8 +39,9 @@ import org.slf4j.LoggerFactory;
  * byte bound: what the restore would cache anyway), and no new read once {@link #stop} is called; reads in flight
  * then finish and are waited for by {@link #take} of their job only. The store is listed lazily
  * ({@link JobInfoStore#listUntil}) and only until the first blob that would pass the bound: a store far larger than
- * the bound costs one page of its listing (1,000 keys on S3), not a listing of every job, and the blobs after that
- * point are left to the restore even if a smaller one among them would still fit.
+ * the bound is listed only as far as the bound reaches (with jobs of 200 KB and the default 256 MiB, 2 pages of 1,000
+ * keys on S3 rather than 10 at 10,000 jobs), and the blobs after that point are left to the restore even if a
+ * smaller one among them would still fit.
  *
  * <p>Failures of the prefetch (the store's listing or a read) are never reported by it: the restore loads those jobs
  * itself.
