@@ -45,7 +45,7 @@ final class BenchOptions {
     boolean engine = true;
     int engineJobs = 3;
     boolean quick;
-    int jmhForks = 1;
+    int jmhForks = 2;
     int jmhWarmups = 3;
     int jmhIterations = 5;
     double jmhSeconds = 1.0;
@@ -266,7 +266,7 @@ final class BenchOptions {
                   --cache-readers N        reader threads there (default 16)
                   --cache-max-bytes SIZE   cache bound there (default 64MiB)
                   --cache-seconds S        how long the readers run (default 15)
-                  --jmh-forks/--jmh-warmups/--jmh-iterations/--jmh-seconds   JMH settings (1/3/5/1.0)
+                  --jmh-forks/--jmh-warmups/--jmh-iterations/--jmh-seconds   JMH settings (2/3/5/1.0)
                   --no-jmh                 skip the JMH benchmarks
                   --engine-jobs N          jobs per cluster in the real SeaTunnel scenario (default 3: one per size)
                   --no-engine              skip the real SeaTunnel scenario (stock vs drop-in, about 2 min a round)
