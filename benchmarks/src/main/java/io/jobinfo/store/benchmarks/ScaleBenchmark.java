@@ -12,7 +12,6 @@ import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
-import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
@@ -126,14 +125,14 @@ final class ScaleBenchmark {
             long liveBefore = liveHeap();
             resetPeaks();
             Member killed = master.getCluster().getLocalMember();
-            long gc0 = gcMillis();
+            long gc0 = ScenarioBenchmark.gcPauseMillis();
             long t0 = System.nanoTime();
             master.getLifecycleService().terminate();
             ScenarioBenchmark.awaitRemoved(successor, killed);
             IMap<Long, InlineJobInfo> survivor = successor.getMap(ScenarioBenchmark.INLINE_MAP);
             List<Map.Entry<Long, InlineJobInfo>> all = new ArrayList<>(survivor.entrySet());
             double took = (System.nanoTime() - t0) / 1e6;
-            m.add(k + ".restoreGcMs", "ms", gcMillis() - gc0);
+            m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
             long peak = peakHeapUsed();
             long retained = liveHeap() - liveBefore;
             if (all.size() != n) {
@@ -180,7 +179,7 @@ final class ScaleBenchmark {
             long liveBefore = liveHeap();
             resetPeaks();
             Member killed = master.getCluster().getLocalMember();
-            long gc0 = gcMillis();
+            long gc0 = ScenarioBenchmark.gcPauseMillis();
             long t0 = System.nanoTime();
             master.getLifecycleService().terminate();
             ScenarioBenchmark.awaitRemoved(successor, killed);
@@ -189,7 +188,7 @@ final class ScaleBenchmark {
                     .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build()) {
                 report = newMaster.restoreAll((id, ts, job) -> restored.set(Arrays.binarySearch(ids, id), job));
                 double took = (System.nanoTime() - t0) / 1e6;
-                m.add(k + ".restoreGcMs", "ms", gcMillis() - gc0);
+                m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
                 long peak = peakHeapUsed();
                 long retained = liveHeap() - liveBefore; // the registry's cache included, as on a real master
                 if (!report.failed().isEmpty() || report.restored().size() != n) {
@@ -221,15 +220,6 @@ final class ScaleBenchmark {
 
     private static byte[] sha256(byte[] bytes) throws Exception {
         return MessageDigest.getInstance("SHA-256").digest(bytes);
-    }
-
-    /** Stop-the-world GC time so far, summed over the collectors. */
-    private static long gcMillis() {
-        long t = 0;
-        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
-            t += Math.max(0, b.getCollectionTime());
-        }
-        return t;
     }
 
     private static long liveHeap() {

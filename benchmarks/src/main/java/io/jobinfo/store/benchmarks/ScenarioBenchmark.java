@@ -16,6 +16,8 @@ import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import java.io.InputStream;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -184,10 +186,10 @@ final class ScenarioBenchmark {
             double[] tail = phases.tailMeans(lat, 0.01);
             StringBuilder sb = new StringBuilder();
             for (int j = 0; j < SubmitPhases.PARTS.length; j++) {
+                double p99 = phases.quantile(j, 0.99) / 1e6;
                 m.add("submit." + name + ".tail." + SubmitPhases.PARTS[j], "ms", tail[j] / 1e6);
-                m.add("submit." + name + ".p99." + SubmitPhases.PARTS[j], "ms", phases.quantile(j, 0.99) / 1e6);
-                sb.append(String.format(" %s %.2f (p99 %.2f)", SubmitPhases.PARTS[j], tail[j] / 1e6,
-                        phases.quantile(j, 0.99) / 1e6));
+                m.add("submit." + name + ".p99." + SubmitPhases.PARTS[j], "ms", p99);
+                sb.append(String.format(" %s %.2f (p99 %.2f)", SubmitPhases.PARTS[j], tail[j] / 1e6, p99));
             }
             log("  %s: slowest 1%% of submits, mean ms:%s", name, sb);
             if (anchor != null) {
@@ -336,6 +338,15 @@ final class ScenarioBenchmark {
 
     long envelopeBytes() {
         return envelopeBytes;
+    }
+
+    /** Stop-the-world GC time of this JVM so far, in milliseconds, summed over its collectors. */
+    static long gcPauseMillis() {
+        long t = 0;
+        for (GarbageCollectorMXBean b : ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, b.getCollectionTime());
+        }
+        return t;
     }
 
     static void gc() {

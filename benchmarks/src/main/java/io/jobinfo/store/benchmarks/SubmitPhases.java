@@ -1,10 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
 import io.jobinfo.store.service.SubmitObserver;
-import java.lang.management.GarbageCollectorMXBean;
-import java.lang.management.ManagementFactory;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Where the time of each submit goes: told by the registry's {@link SubmitObserver} at each step, it splits every
@@ -16,7 +13,6 @@ final class SubmitPhases implements SubmitObserver {
 
     static final String[] PARTS = {"encode", "blobWrite", "pointerWrite", "rest", "gc"};
 
-    private final List<GarbageCollectorMXBean> gcs = ManagementFactory.getGarbageCollectorMXBeans();
     private final long[][] parts;
     private int i;
     private long start;
@@ -32,7 +28,7 @@ final class SubmitPhases implements SubmitObserver {
     /** Call right before {@code submit(i)}. */
     void start(int index) {
         i = index;
-        gcStart = gcMillis();
+        gcStart = ScenarioBenchmark.gcPauseMillis();
         start = System.nanoTime();
     }
 
@@ -59,7 +55,7 @@ final class SubmitPhases implements SubmitObserver {
         p[1] = afterBlob - beforeBlob;
         p[2] = afterPointer - afterBlob;
         p[3] = end - afterPointer;
-        p[4] = (gcMillis() - gcStart) * 1_000_000L;
+        p[4] = (ScenarioBenchmark.gcPauseMillis() - gcStart) * 1_000_000L;
         return end - start;
     }
 
@@ -91,13 +87,5 @@ final class SubmitPhases implements SubmitObserver {
         }
         Arrays.sort(v);
         return v[Math.min(v.length - 1, (int) Math.ceil(p * v.length) - 1)];
-    }
-
-    private long gcMillis() {
-        long t = 0;
-        for (GarbageCollectorMXBean b : gcs) {
-            t += Math.max(0, b.getCollectionTime());
-        }
-        return t;
     }
 }

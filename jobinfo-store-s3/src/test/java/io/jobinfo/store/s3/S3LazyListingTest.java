@@ -16,7 +16,6 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
@@ -38,23 +37,14 @@ class S3LazyListingTest {
         S3StoreSettings settings = S3StoreSettings.parse(S3TestConfigs.builder(s3, bucket, "/lazy").build(),
                 problems);
         assertThat(problems).isEmpty();
-        client = S3Client.builder()
-                .endpointOverride(s3.endpoint())
-                .region(software.amazon.awssdk.regions.Region.of(s3.region()))
-                .forcePathStyle(s3.pathStyleAccess())
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(s3.accessKey(),
-                                s3.secretKey())))
-                .httpClientBuilder(ApacheHttpClient.builder())
-                .overrideConfiguration(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
-                    @Override
-                    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-                        if ("ListObjectsV2".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
-                            listObjectsRequests.incrementAndGet();
-                        }
-                    }
-                }))
-                .build();
+        client = s3.newClient(o -> o.addExecutionInterceptor(new ExecutionInterceptor() {
+            @Override
+            public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
+                if ("ListObjectsV2".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
+                    listObjectsRequests.incrementAndGet();
+                }
+            }
+        }));
         store = new S3JobInfoStore(client, settings, "lazy-listing", true).listPageKeys(2);
     }
 

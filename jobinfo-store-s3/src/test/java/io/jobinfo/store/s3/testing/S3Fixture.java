@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -148,12 +149,21 @@ public final class S3Fixture {
 
     /** A new client for this endpoint (the caller closes it). */
     public S3Client newClient() {
+        return newClient(o -> { });
+    }
+
+    /**
+     * A new client for this endpoint with {@code overrides} applied to its configuration (an execution interceptor
+     * that counts requests, for example); the caller closes it.
+     */
+    public S3Client newClient(java.util.function.Consumer<ClientOverrideConfiguration.Builder> overrides) {
         return S3Client.builder()
                 .endpointOverride(endpoint)
                 .region(Region.of(region))
                 .forcePathStyle(pathStyle)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClientBuilder(ApacheHttpClient.builder())
+                .overrideConfiguration(overrides)
                 .build();
     }
 
