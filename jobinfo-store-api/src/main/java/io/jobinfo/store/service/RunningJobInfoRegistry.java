@@ -198,6 +198,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                     ((FencingProcessors.Rejected) previous).fence());
         }
         observer.afterPointerWrite(jobId);
+        if (previous == null) {
+            ensureBlobBehindPointer(jobId, envelope, header);
+        }
         if (previous != null) {
             if (previous instanceof JobInfoPointer && ((JobInfoPointer) previous).sameBlobAs(pointer)) {
                 pointer = (JobInfoPointer) previous;
@@ -213,6 +216,46 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 job, payload.length()), payload.length(), writtenAt);
         meters.submitted(start);
         return pointer;
+    }
+
+    /**
+     * Makes sure the blob this submit wrote is still there now that its pointer is in the map, and writes it again if
+     * it is gone. A submit that paused between its blob write and its pointer write (a long GC pause, a slow network)
+     * can have its blob taken for an orphan by a garbage collector: GC claimed the id, deleted the blob and released
+     * the claim, all before the pointer write. From the moment the pointer is in the map no deleter can claim the id,
+     * so a blob found (or written again) here stays. Costs one open of the blob's first bytes per submit.
+     *
+     * @throws JobInfoStoreException the blob could not be checked or written again: the pointer stays (a later
+     *     {@code get} reports a missing blob) and the submit is not acknowledged
+     */
+    private void ensureBlobBehindPointer(long jobId, SealedEnvelope envelope, EnvelopeHeader header)
+            throws JobInfoStoreException {
+        try (java.io.InputStream in = writeStore.openRaw(jobId)) {
+            byte[] head = new byte[header.headerLength()];
+            int n = 0;
+            while (n < head.length) {
+                int r = in.read(head, n, head.length - n);
+                if (r < 0) {
+                    break;
+                }
+                n += r;
+            }
+            if (header.equals(EnvelopeHeader.parse(head, n))) {
+                return;
+            }
+            throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id was"
+                    + " replaced by another between the blob write and the pointer write");
+        } catch (io.jobinfo.store.spi.BlobNotFoundException gone) {
+            LOG.warn("job {}: its blob at {} was deleted between the blob write and the pointer write (taken for an"
+                    + " orphan); writing it again", jobId, writeStore.location(jobId));
+            writeStore.create(jobId, envelope);
+        } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
+            throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id is not"
+                    + " the one this submit wrote: " + e.getMessage());
+        } catch (java.io.IOException e) {
+            throw new JobInfoStoreException("checking the blob after the pointer write failed: " + e.getMessage(),
+                    jobId, writeStore.location(jobId), e);
+        }
     }
 
     /**
