@@ -65,6 +65,14 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         EntryRemovedListener<Long, JobInfo> {
 
     static final String MAP = "engine_runningJobInfo";
+    /**
+     * The map whose per-key locks make the blob work of one job id exclusive across members: a move (blob write, then
+     * reference by compare-and-set), the delete after a removal, and a gc delete each hold the lock of their job id,
+     * and a delete decides under the lock that no entry holds the id. So a gc that found no entry cannot delete the
+     * blob of a job submitted again under the same id meanwhile (SeaTunnel reuses ids). It holds no values; Hazelcast
+     * releases the locks of a member that leaves.
+     */
+    static final String CLAIMS = "jobinfo-store-dropin-claims";
 
     private final HazelcastInstance instance;
     private final SerializationService serialization;
@@ -81,6 +89,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile long lastMissingWarning;
     private volatile long lastMissing;
     private volatile IMap<Long, JobInfo> map;
+    private volatile IMap<Long, Boolean> claims;
     private volatile UUID listenerId;
     private volatile long lastGc;
 
@@ -116,6 +125,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
         map = instance.getMap(MAP);
+        claims = instance.getMap(CLAIMS);
         if (passive()) {
             removeGuard();
         } else {
@@ -302,6 +312,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
+            claims.lock(jobId);
+        } catch (RuntimeException e) {
+            retryMove(jobId, attempt, e);
+            return;
+        }
+        try {
             TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB, jobId);
             // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
             // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe
@@ -340,6 +356,16 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             }
         } catch (JobInfoStoreException | RuntimeException e) {
             retryMove(jobId, attempt, e);
+        } finally {
+            unlock(jobId);
+        }
+    }
+
+    private void unlock(long jobId) {
+        try {
+            claims.unlock(jobId);
+        } catch (RuntimeException e) {
+            // the member is going away (its locks go with it) or the lock was not held
         }
     }
 
@@ -359,7 +385,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     /** Deletes the blob of a removed job unless the id has a reference again (the job was resubmitted). */
     private void deleteAfterRemoval(long jobId, int attempt) {
+        boolean locked = false;
         try {
+            claims.lock(jobId);
+            locked = true;
             JobInfo now = map.get(jobId);
             if (now != null && isReference(now.getJobImmutableInformation())) {
                 return;
@@ -378,6 +407,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 stripe(jobId).schedule(() -> deleteAfterRemoval(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
             } catch (RuntimeException rejected) {
                 // shutting down: gc finds it
+            }
+        } finally {
+            if (locked) {
+                unlock(jobId);
             }
         }
     }
@@ -439,18 +472,31 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             long jobId = blob.jobId();
             if (!map.containsKey(jobId) && instance.getPartitionService().isClusterSafe()) {
                 final long id = jobId;
-                stripe(id).execute(() -> {
-                    try {
-                        if (!map.containsKey(id)) {
-                            resolver.invalidate(id);
-                            if (store.delete(id)) {
-                                metrics.gcDeleted.incrementAndGet();
-                            }
-                        }
-                    } catch (JobInfoStoreException | RuntimeException e) {
-                        logger.warning("gc could not delete the blob of job " + id + ": " + e);
-                    }
-                });
+                stripe(id).execute(() -> gcDelete(id));
+            }
+        }
+    }
+
+    /**
+     * Deletes the blob of {@code jobId} if, under the id's claim lock, no entry holds the id. A busy lock means a move
+     * or a delete of the id is under way: the blob is left for the next gc.
+     */
+    private void gcDelete(long jobId) {
+        boolean locked = false;
+        try {
+            locked = claims.tryLock(jobId);
+            if (locked && !map.containsKey(jobId) && instance.getPartitionService().isClusterSafe()) {
+                resolver.invalidate(jobId);
+                TestCrashPoints.reached(TestCrashPoints.BEFORE_GC_DELETE, jobId);
+                if (store.delete(jobId)) {
+                    metrics.gcDeleted.incrementAndGet();
+                }
+            }
+        } catch (JobInfoStoreException | RuntimeException e) {
+            logger.warning("gc could not delete the blob of job " + jobId + ": " + e);
+        } finally {
+            if (locked) {
+                unlock(jobId);
             }
         }
     }

@@ -20,7 +20,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * Turns a {@link JobInfoPointer} back into SeaTunnel's {@code JobImmutableInformation}: the job's verified bytes from
  * a bounded cache (weight = bytes, {@code jobinfo-storage.cache}) or from the store, then deserialized by the
- * member's own serialization service, exactly as SeaTunnel would have deserialized the inline Data.
+ * member's own serialization service, exactly as SeaTunnel would have deserialized the inline Data. A cached payload
+ * is served only for the very pointer it was loaded for (job id, store, length, CRC32C, SHA-256 prefix, codec and
+ * initialization timestamp): SeaTunnel reuses job ids, and another instance under the same id is read from the store.
  *
  * <p>Failure: a store that fails (unreachable, throttling) is retried with backoff for
  * {@link DropInSettings#readTimeoutMillis()}: a failed read makes SeaTunnel give up the job's restore. A missing blob,
@@ -36,7 +38,8 @@ final class JobInfoResolver {
 
 
     private final JobInfoStore store;
-    private final Cache<Long, byte[]> cache;
+    /** Payloads by job id, each with the pointer it was loaded for: a hit counts only for that very pointer. */
+    private final Cache<Long, CachedPayload> cache;
     private final long maxEntryBytes;
     private final long readTimeoutMillis;
     private final DropInMetrics metrics;
@@ -48,7 +51,7 @@ final class JobInfoResolver {
         this.metrics = metrics;
         this.cache = cacheConfig.maxBytes() <= 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(cacheConfig.maxBytes())
-                .weigher((Long id, byte[] bytes) -> bytes.length)
+                .weigher((Long id, CachedPayload cached) -> cached.bytes.length)
                 .expireAfterAccess(cacheConfig.expireAfterAccess().toMillis(), TimeUnit.MILLISECONDS)
                 .build();
     }
@@ -57,13 +60,17 @@ final class JobInfoResolver {
     Object resolve(JobInfoPointer pointer, SerializationService serialization) {
         metrics.reads.incrementAndGet();
         TestCrashPoints.reached(TestCrashPoints.RESOLVE, pointer.jobId());
-        byte[] payload = cache == null ? null : cache.getIfPresent(pointer.jobId());
-        if (payload != null && payload.length == pointer.payloadLength()) {
+        CachedPayload cached = cache == null ? null : cache.getIfPresent(pointer.jobId());
+        byte[] payload;
+        if (cached != null && cached.pointer.equals(pointer)) {
             metrics.cacheHits.incrementAndGet();
+            payload = cached.bytes;
         } else {
+            // absent, or the bytes of another instance of this job id (SeaTunnel reuses ids: a restore from a
+            // savepoint, a custom id): only the instance this pointer names may be served
             payload = load(pointer);
             if (cache != null && payload.length <= maxEntryBytes) {
-                cache.put(pointer.jobId(), payload);
+                cache.put(pointer.jobId(), new CachedPayload(pointer, payload));
             }
         }
         return serialization.toObject(new HeapData(payload));
@@ -73,6 +80,20 @@ final class JobInfoResolver {
     void invalidate(long jobId) {
         if (cache != null) {
             cache.invalidate(jobId);
+        }
+    }
+
+    /**
+     * A verified payload and the pointer it was loaded for. Pointers are equal only when job id, store, length,
+     * CRC32C, SHA-256 prefix, codec, format and initialization timestamp all are.
+     */
+    private static final class CachedPayload {
+        final JobInfoPointer pointer;
+        final byte[] bytes;
+
+        CachedPayload(JobInfoPointer pointer, byte[] bytes) {
+            this.pointer = pointer;
+            this.bytes = bytes;
         }
     }
 

@@ -18,7 +18,8 @@ import java.nio.file.StandardCopyOption;
  *
  * <p>Protocol (files in that directory, shared by the test and every member):
  * <ol>
- *   <li>the test arms a point by writing {@code arm-<point>} holding a job id, or {@code *} for any job;</li>
+ *   <li>the test arms a point by writing {@code arm-<point>} holding a job id, or {@code *} for any job, optionally
+ *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms;</li>
  *   <li>the first member thread that reaches that point for a matching job claims it by renaming the arm file
  *   (atomic: one claimer only), writes {@code reached-<point>} holding {@code <pid> <jobId>}, and sleeps for up to
  *   {@value #HOLD_MILLIS} ms, waiting to be killed;</li>
@@ -27,8 +28,9 @@ import java.nio.file.StandardCopyOption;
  * Points: {@link #BEFORE_PUT} (SeaTunnel's inline put of a new job, in the join guard's {@code interceptPut}, before
  * the put lands), {@link #BEFORE_BLOB} (put landed, before the mover writes the blob), {@link #BEFORE_REPLACE} (blob
  * written, before the reference replaces the inline value), {@link #AFTER_REPLACE} (reference in place),
- * {@link #BEFORE_BLOB_DELETE} (entry removed at job end, before the blob is deleted) and {@link #RESOLVE} (a job is
- * being read back through the store, as a new master's restore does).
+ * {@link #BEFORE_BLOB_DELETE} (entry removed at job end, before the blob is deleted), {@link #BEFORE_GC_DELETE} (the
+ * gc found no entry for a blob and is about to delete it) and {@link #RESOLVE} (a job is being read back through the
+ * store, as a new master's restore does).
  *
  * <p>Failure: any I/O error of the seam itself is ignored (the drop-in carries on); it never throws.
  */
@@ -43,6 +45,7 @@ final class TestCrashPoints {
     static final String BEFORE_REPLACE = "before-replace";
     static final String AFTER_REPLACE = "after-replace";
     static final String BEFORE_BLOB_DELETE = "before-blob-delete";
+    static final String BEFORE_GC_DELETE = "before-gc-delete";
     static final String RESOLVE = "resolve";
 
     private static final Path DIR = dir();
@@ -68,8 +71,17 @@ final class TestCrashPoints {
             } catch (NoSuchFileException notArmed) {
                 return;
             }
-            if (!armed.equals("*") && !armed.equals(Long.toString(jobId))) {
+            String[] words = armed.split("\\s+");
+            if (!words[0].equals("*") && !words[0].equals(Long.toString(jobId))) {
                 return;
+            }
+            long hold = HOLD_MILLIS;
+            if (words.length > 1 && words[1].startsWith("hold=")) {
+                try {
+                    hold = Long.parseLong(words[1].substring("hold=".length()));
+                } catch (NumberFormatException badHold) {
+                    return;
+                }
             }
             String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
             try {
@@ -82,7 +94,7 @@ final class TestCrashPoints {
             Files.write(tmp, (pid + " " + jobId).getBytes(StandardCharsets.UTF_8));
             Files.move(tmp, DIR.resolve("reached-" + point), StandardCopyOption.ATOMIC_MOVE,
                     StandardCopyOption.REPLACE_EXISTING);
-            Thread.sleep(HOLD_MILLIS);
+            Thread.sleep(hold);
         } catch (IOException ignored) {
             // the seam never disturbs the drop-in
         } catch (InterruptedException e) {

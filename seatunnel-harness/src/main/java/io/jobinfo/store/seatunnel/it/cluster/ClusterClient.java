@@ -76,7 +76,20 @@ public final class ClusterClient implements AutoCloseable {
 
     /** A submit of {@code jobFile} under the job id {@code jobId} whose job bytes are known before it is sent. */
     public RecordedSubmit recorded(Path jobFile, String jobName, long jobId) {
-        return new RecordedSubmit(client, jobFile, jobName, jobId);
+        return new RecordedSubmit(client, jobFile, jobName, jobId, false);
+    }
+
+    /**
+     * A restore of the job {@code jobId} from its savepoint (what {@code seatunnel.sh -r <jobId>} sends after a stop
+     * with {@code -s}): SeaTunnel takes the same job id again, with a new {@code JobImmutableInformation}.
+     */
+    public RecordedSubmit restoredFromSavepoint(Path jobFile, String jobName, long jobId) {
+        return new RecordedSubmit(client, jobFile, jobName, jobId, true);
+    }
+
+    /** Stops the job {@code jobId} with a savepoint ({@code seatunnel.sh -s}); returns once the request is sent. */
+    public void savepoint(long jobId) {
+        jobClient.savePointJob(jobId);
     }
 
     /** A fresh job id from SeaTunnel's own id generator (what a submit without an id uses). */

@@ -23,8 +23,9 @@ public final class RecordedSubmit extends ClientJobExecutionEnvironment {
     private final SeaTunnelHazelcastClient client;
     private JobImmutableInformation info;
 
-    RecordedSubmit(SeaTunnelHazelcastClient client, Path jobFile, String jobName, long jobId) {
-        super(config(jobName), jobFile.toString(), null, client, new SeaTunnelConfig(), jobId);
+    RecordedSubmit(SeaTunnelHazelcastClient client, Path jobFile, String jobName, long jobId,
+                   boolean startWithSavePoint) {
+        super(config(jobName), jobFile.toString(), null, client, new SeaTunnelConfig(), startWithSavePoint, jobId);
         this.client = client;
     }
 
