@@ -19,6 +19,12 @@ import java.util.function.ToIntFunction;
  * nested object of an unregistered class fails: {@link #encode} throws an {@link IllegalArgumentException} naming the
  * class, {@link #decode} a {@link CodecException}.
  *
+ * <p><b>Hostile lengths.</b> The payload may come from anyone who can write a map value or a blob. Decoding reads
+ * it through an {@code Input} that checks every length of a string or primitive array against the bytes left
+ * before allocating (Kryo 5's own {@code Input} allocates first and has no limit to set); a count that the
+ * serializer reads itself and allocates from (a collection's size) must be checked by the serializer against
+ * {@code in.limit() - in.position()}, at least one byte per element.
+ *
  * <p>Kryo instances are not thread-safe; a bounded {@link Pool} lends one per call. The serializer instance is shared
  * by all pooled Kryo instances, so it must be stateless (most explicit serializers are).
  *
@@ -124,18 +130,26 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
         }
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The serializer reads from an {@link Input} that refuses every string or array length the bytes left cannot
+     * hold before allocating it, so a few hostile bytes claiming gigabytes fail here with a {@link CodecException}
+     * naming offset, claimed and available size. Any runtime exception of the serializer (a length it checked
+     * itself, a null, an index) also ends in a {@link CodecException}.
+     */
     @Override
     public T decode(byte[] payload) throws CodecException {
         Kryo kryo = pool.obtain();
         try {
-            Input in = new Input(payload);
+            Input in = new BoundedInput(payload);
             T value = kryo.readObject(in, type);
             if (in.position() != payload.length) {
                 throw new CodecException(NAME + ": " + (payload.length - in.position())
                         + " unexpected bytes after the job description");
             }
             return value;
-        } catch (KryoException | IllegalArgumentException | IndexOutOfBoundsException e) {
+        } catch (RuntimeException e) {
             throw new CodecException(NAME + ": cannot decode the job description: " + e.getMessage(), e);
         } finally {
             pool.free(kryo);

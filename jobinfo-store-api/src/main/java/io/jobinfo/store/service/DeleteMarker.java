@@ -103,7 +103,7 @@ public final class DeleteMarker implements IdentifiedDataSerializable {
         claimedAtMillis = in.readLong();
         nonceHigh = in.readLong();
         nonceLow = in.readLong();
-        owner = in.readString();
+        owner = JobInfoPointer.readString(in, "owner of the delete marker of job " + jobId);
         if (owner == null || owner.isEmpty() || owner.length() > MAX_OWNER_CHARS) {
             throw new IOException("invalid owner in the delete marker of job " + jobId);
         }

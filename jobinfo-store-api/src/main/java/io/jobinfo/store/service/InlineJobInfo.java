@@ -3,7 +3,10 @@ package io.jobinfo.store.service;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
+import java.io.ByteArrayOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 
 /**
  * A job's description kept inline in {@code engine_runningJobInfo}, the shape of SeaTunnel's {@code JobInfo}: the
@@ -11,6 +14,9 @@ import java.io.IOException;
  * beside {@link JobInfoPointer} so that a live cluster can be migrated entry by entry.
  */
 public final class InlineJobInfo implements IdentifiedDataSerializable {
+
+    /** Bytes read at a time when the input cannot tell how many it holds. */
+    private static final int CHUNK = 64 * 1024;
 
     private long initializationTimestamp;
     private int codecId;
@@ -60,14 +66,62 @@ public final class InlineJobInfo implements IdentifiedDataSerializable {
         out.writeByteArray(encodedJob);
     }
 
+    /**
+     * Reads what {@link #writeData} wrote ({@code writeByteArray}'s layout: an int length, then the bytes). The
+     * length is checked against the bytes the value has left before the array is allocated: Hazelcast's
+     * {@code readByteArray} allocates first, so a value of a few bytes claiming 2 GiB would end in an
+     * {@link OutOfMemoryError} wherever the map is read.
+     *
+     * @throws IOException no job, a negative length, or a length the value does not hold (claimed and available
+     *                     sizes named)
+     */
     @Override
     public void readData(ObjectDataInput in) throws IOException {
         initializationTimestamp = in.readLong();
         codecId = Short.toUnsignedInt(in.readShort());
-        encodedJob = in.readByteArray();
-        if (encodedJob == null) {
+        int length = in.readInt();
+        if (length == -1) {
             throw new IOException("inline job info without a job");
         }
+        if (length < 0) {
+            throw new IOException("inline job info: the encoded job claims a negative length " + length);
+        }
+        encodedJob = readBytes(in, length);
+    }
+
+    /**
+     * {@code length} bytes of {@code in}, allocated at once only if the input says it holds them (Hazelcast's
+     * byte-array inputs know exactly); otherwise in chunks as they arrive, so that memory follows the bytes present.
+     */
+    private static byte[] readBytes(ObjectDataInput in, int length) throws IOException {
+        InputStream stream = in instanceof InputStream ? (InputStream) in : null;
+        if (stream != null && length <= stream.available()) {
+            byte[] bytes = new byte[length];
+            in.readFully(bytes);
+            return bytes;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(length, CHUNK));
+        byte[] chunk = new byte[Math.min(length, CHUNK)];
+        while (out.size() < length) {
+            int want = Math.min(length - out.size(), chunk.length);
+            int n;
+            if (stream != null) {
+                n = stream.read(chunk, 0, want); // Hazelcast's readFully(b, off, len) may return short of len
+            } else {
+                try {
+                    in.readFully(chunk, 0, want);
+                    n = want;
+                } catch (EOFException e) {
+                    n = -1;
+                }
+            }
+            if (n < 0) {
+                throw new IOException("inline job info: the encoded job claims " + length + " bytes but the value"
+                        + " ends after " + out.size());
+            }
+            out.write(chunk, 0, n);
+        }
+        return out.toByteArray();
     }
 
     @Override

@@ -158,9 +158,22 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
         in.readFully(sha256Prefix);
         codecId = Short.toUnsignedInt(in.readShort());
         formatVersion = Byte.toUnsignedInt(in.readByte());
-        storeId = in.readString();
+        storeId = readString(in, "store id of the job info pointer of job " + jobId);
         if (storeId == null || storeId.isEmpty() || storeId.length() > 16) {
             throw new IOException("invalid store id in job info pointer of job " + jobId);
+        }
+    }
+
+    /**
+     * {@code in.readString()}, whose failures name {@code what}. On Hazelcast's byte-array inputs a length beyond the
+     * value's bytes fails before anything is allocated (an index exception), which this turns into an
+     * {@link IOException}.
+     */
+    static String readString(ObjectDataInput in, String what) throws IOException {
+        try {
+            return in.readString();
+        } catch (IOException | RuntimeException e) {
+            throw new IOException("the " + what + " cannot be read: " + e, e);
         }
     }
 

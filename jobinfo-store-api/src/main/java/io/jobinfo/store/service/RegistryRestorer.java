@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * {@link RunningJobInfoRegistry#restoreAll}: reads every entry of the job map once, loads the jobs on a
  * {@link WorkerPool} ({@code restore-parallelism} at a time) through the cache (so they are verified and the cache
  * is warm afterwards) and hands each to the caller's {@link JobRestorer}. A job whose load or hand-over fails is
- * reported in the {@link RestoreReport} with an exception naming job id and location; the others are restored.
+ * reported in the {@link RestoreReport} with an exception naming job id and location; the others are restored. That
+ * holds for an {@link OutOfMemoryError} or {@link StackOverflowError} of one job's load too (a length or nesting in
+ * its bytes that a codec did not refuse): it fails that job alone.
  *
  * <p>Unless turned off, a {@link RestorePrefetch} reads the write store's blobs while the map is being listed (after a
  * master's death the listing waits for Hazelcast's partition repair); a job whose prefetched blob matches its pointer
@@ -97,6 +99,13 @@ final class RegistryRestorer<T> {
                 failed.put(jobId, e);
             } catch (Exception e) {
                 failed.put(jobId, new JobInfoStoreException("Restoring the job failed: " + e, jobId,
+                        resolver.locationOf(jobId, value), e));
+            } catch (OutOfMemoryError | StackOverflowError e) {
+                // one value that asks for more than the heap or the stack has (a hostile or damaged length or
+                // nesting a codec did not refuse) fails its own job, like any other bad value; the others restore
+                failed.put(jobId, new JobInfoStoreException("Restoring the job failed: loading it needed more "
+                        + (e instanceof OutOfMemoryError ? "memory than the heap has" : "stack than the thread has")
+                        + " (" + e + "); its value or blob is damaged, or the heap too small for it", jobId,
                         resolver.locationOf(jobId, value), e));
             }
         });

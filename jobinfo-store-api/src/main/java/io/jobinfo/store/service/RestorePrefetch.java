@@ -111,7 +111,7 @@ final class RestorePrefetch<T> {
                 if (stopped.get()) {
                     return false;
                 }
-                if (b.incomplete() || cached.test(b.jobId())) {
+                if (b.incomplete() || NamespaceClaim.isClaim(b.jobId()) || cached.test(b.jobId())) {
                     return true;
                 }
                 if (heldBytes.get() + b.sizeBytes() > maxBytes) {
@@ -140,7 +140,8 @@ final class RestorePrefetch<T> {
                 T job = codec.decode(read.payload());
                 out = new Fetched<>(read.header(), job, System.nanoTime() - start);
             }
-        } catch (JobInfoStoreException | CodecException | RuntimeException e) {
+        } catch (JobInfoStoreException | CodecException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            // the restore loads the job again and reports what is wrong with it, under its job id
             LOG.debug("restore prefetch: job {} left to the restore: {}", blob.jobId(), e.toString());
         } finally {
             result.complete(out);

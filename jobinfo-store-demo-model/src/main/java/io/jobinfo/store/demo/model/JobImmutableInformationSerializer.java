@@ -1,6 +1,7 @@
 package io.jobinfo.store.demo.model;
 
 import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
@@ -20,7 +21,10 @@ import java.util.Set;
  * {@link KryoJobInfoCodec}.
  *
  * <p>Reading throws {@link IllegalArgumentException} for an unknown schema, a missing field, an unknown env option
- * tag or an implausible length; {@link KryoJobInfoCodec} turns it into a {@code CodecException}.
+ * tag or an implausible length, naming the field; {@link KryoJobInfoCodec} turns it into a {@code CodecException}.
+ * Every count and the DAG's length are checked against the bytes left before anything is allocated; string lengths
+ * are checked by the codec's input (see {@link KryoJobInfoCodec}), so a few hostile bytes never allocate more than
+ * they could hold.
  */
 public final class JobImmutableInformationSerializer extends Serializer<JobImmutableInformation> {
 
@@ -106,42 +110,43 @@ public final class JobImmutableInformationSerializer extends Serializer<JobImmut
                     + "); upgrade jobinfo-store");
         }
         long jobId = in.readLong();
-        String jobName = required(in.readString(), "jobName");
+        String jobName = string(in, "jobName");
         boolean savePoint = in.readBoolean();
         long createTime = in.readLong();
         int dagLength = in.readVarInt(true);
         if (dagLength < 0 || dagLength > in.limit() - in.position()) {
-            throw new IllegalArgumentException("logical DAG length " + dagLength + " exceeds the payload");
+            throw new IllegalArgumentException("logical DAG length " + dagLength + " exceeds the payload: "
+                    + (in.limit() - in.position()) + " bytes remain");
         }
         byte[] dag = in.readBytes(dagLength);
-        String configName = required(in.readString(), "jobConfig.name");
+        String configName = string(in, "jobConfig.name");
         int options = count(in, "env options");
         Map<String, Object> env = new LinkedHashMap<>();
         for (int i = 0; i < options; i++) {
-            String key = required(in.readString(), "env option key");
-            env.put(key, readOption(in));
+            String key = string(in, "env option key");
+            env.put(key, readOption(in, key));
         }
         int jars = count(in, "plugin jar urls");
         List<String> urls = new ArrayList<>(jars);
         for (int i = 0; i < jars; i++) {
-            urls.add(required(in.readString(), "plugin jar url"));
+            urls.add(string(in, "plugin jar url"));
         }
         int connectors = count(in, "connector jars");
         Set<ConnectorJarIdentifier> ids = new LinkedHashSet<>();
         for (int i = 0; i < connectors; i++) {
-            ids.add(new ConnectorJarIdentifier(in.readVarLong(false), required(in.readString(), "type"),
-                    required(in.readString(), "pluginName"), required(in.readString(), "storagePath"),
-                    required(in.readString(), "fileName")));
+            ids.add(new ConnectorJarIdentifier(in.readVarLong(false), string(in, "connector jar type"),
+                    string(in, "connector jar pluginName"), string(in, "connector jar storagePath"),
+                    string(in, "connector jar fileName")));
         }
         return new JobImmutableInformation(jobId, jobName, savePoint, createTime, dag,
                 new JobConfig(configName, env), urls, ids);
     }
 
-    private static Object readOption(Input in) {
+    private static Object readOption(Input in, String key) {
         byte tag = in.readByte();
         switch (tag) {
             case T_STRING:
-                return in.readString();
+                return string(in, "env option '" + key + "'");
             case T_LONG:
                 return in.readVarLong(false);
             case T_INT:
@@ -155,15 +160,27 @@ public final class JobImmutableInformationSerializer extends Serializer<JobImmut
         }
     }
 
+    /** A count of elements of at least one byte each: never more than the bytes left. */
     private static int count(Input in, String what) {
         int n = in.readVarInt(true);
         if (n < 0 || n > in.limit() - in.position()) {
-            throw new IllegalArgumentException("implausible count of " + what + ": " + n);
+            throw new IllegalArgumentException("implausible count of " + what + ": " + n + " elements claimed, "
+                    + (in.limit() - in.position()) + " bytes remain");
         }
         return n;
     }
 
-    private static String required(String s, String what) {
+    /**
+     * A string that must be present; a failure to read it (a length the bytes left cannot hold, refused by the
+     * codec's input before anything is allocated, or bytes that end too soon) names {@code what}.
+     */
+    private static String string(Input in, String what) {
+        String s;
+        try {
+            s = in.readString();
+        } catch (KryoException e) {
+            throw new IllegalArgumentException(what + ": " + e.getMessage(), e);
+        }
         if (s == null) {
             throw new IllegalArgumentException(what + " is missing");
         }
