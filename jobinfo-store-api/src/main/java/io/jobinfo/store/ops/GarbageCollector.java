@@ -1,7 +1,7 @@
 package io.jobinfo.store.ops;
 
 import com.hazelcast.map.IMap;
-import com.hazelcast.query.Predicates;
+import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.service.ClusterIncident;
 import io.jobinfo.store.service.DeleteMarker;
 import io.jobinfo.store.service.IncidentLog;
@@ -19,6 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -47,6 +50,12 @@ import java.util.function.Consumer;
  * yet). The grace period must exceed the longest time a submit may take, retries included. What counts as an orphan
  * is decided by {@link OrphanRule}, the rule {@link Verifier} reports by (a job id under a delete marker counts as
  * not registered; its blob is being deleted by the marker's deleter).
+ *
+ * <p><b>Values that do not decode.</b> The map is read value by value through a {@link MapValueReader}: nothing is
+ * deserialized on the members (no predicate, which would need every value's class there) and, in this process, only
+ * this library's values and those of the {@linkplain #formats value formats} given. A value that cannot be read (a
+ * class nobody here has, a foreign serializer, damaged bytes) still registers its job id: its blob is kept, the job id
+ * is listed in {@link GcReport#undecodable()}, and the run goes on for the other jobs.
  */
 public final class GarbageCollector {
 
@@ -54,12 +63,15 @@ public final class GarbageCollector {
     public static final Duration DEFAULT_GRACE = Duration.ofHours(1);
     /** The owner named in the markers of GC. */
     public static final String MARKER_OWNER = "gc";
+    /** Map values read at once while scanning. */
+    static final int SCAN_PARALLELISM = 4;
 
     private final IMap<Long, Object> map;
     private final JobInfoStore store;
     private final Duration grace;
     private final OrphanRule rule;
     private final Clock clock;
+    private volatile JobValueFormats formats = JobValueFormats.inlineOnly();
     private volatile Observer observer = Observer.NONE;
     private volatile IncidentLog incidents;
     private volatile Duration incidentWindow = IncidentLog.DEFAULT_WINDOW;
@@ -98,6 +110,16 @@ public final class GarbageCollector {
     }
 
     /**
+     * The value formats the map may hold besides this library's own values (default: {@link
+     * JobValueFormats#inlineOnly()}): their values are decoded to tell them from values that do not decode. Whatever
+     * the formats, a job id with any value keeps its blob.
+     */
+    public GarbageCollector formats(JobValueFormats formats) {
+        this.formats = Objects.requireNonNull(formats, "formats");
+        return this;
+    }
+
+    /**
      * Holds deletes while {@code log} has an open incident within {@code window} (see {@link IncidentLog#open}).
      * Without it GC does not look at incidents.
      */
@@ -117,9 +139,12 @@ public final class GarbageCollector {
         Instant startedAt = clock.instant();
         Instant cutoff = startedAt.minus(grace);
         List<StoredBlob> listed = store.list();
-        Map<Long, DeleteMarker> markers = markers();
+        MapValueReader reader = new MapValueReader(map, formats);
         Set<Long> registered = new HashSet<>(map.keySet());
-        registered.removeAll(markers.keySet());
+        Map<Long, DeleteMarker> markers = new ConcurrentHashMap<>();
+        SortedMap<Long, String> undecodable = Collections.synchronizedSortedMap(new TreeMap<Long, String>());
+        scan(reader, new ArrayList<>(registered), markers, undecodable);
+        registered.removeAll(markers.keySet()); // a key that went away meanwhile stays registered for this run
         List<StoredBlob> orphans = new ArrayList<>();
         List<StoredBlob> leftovers = new ArrayList<>();
         Map<Long, StoredBlob> blobsById = new HashMap<>();
@@ -175,6 +200,13 @@ public final class GarbageCollector {
                         continue;
                     }
                 } catch (RuntimeException e) {
+                    MapValue now = readQuietly(reader, jobId);
+                    if (now != null && now.undecodable()) {
+                        // a value that does not decode appeared meanwhile (the previous value putIfAbsent returned)
+                        savedByRecheck++;
+                        undecodable.put(jobId, now.problem());
+                        continue;
+                    }
                     // the claim may have landed: it is then finished as an interrupted deletion by a later run
                     failures.add(orphan.location() + ": claiming the job id failed, nothing deleted: " + e);
                     continue;
@@ -195,7 +227,8 @@ public final class GarbageCollector {
                 long jobId = marker.jobId();
                 String location = store.location(jobId);
                 try {
-                    if (!marker.equals(map.get(jobId))) {
+                    MapValue now = reader.read(jobId);
+                    if (!now.decoded() || !marker.equals(now.value())) {
                         continue; // finished by its deleter meanwhile
                     }
                     if (store.delete(jobId) && blobsById.containsKey(jobId)) {
@@ -221,7 +254,39 @@ public final class GarbageCollector {
             }
         }
         return new GcReport(startedAt, grace, listed.size(), referenced, young, orphans, leftovers, deleted,
-                savedByRecheck, failures, delete, claimed, interrupted.size(), finished, heldBy);
+                savedByRecheck, failures, delete, claimed, interrupted.size(), finished, heldBy,
+                new TreeMap<>(undecodable));
+    }
+
+    /**
+     * Reads every value of {@code keys} (4 at a time), without deserializing anything but this library's and the
+     * formats' values: the delete markers go to {@code markers}, values that cannot be read to {@code undecodable}.
+     *
+     * @throws IllegalStateException the calling thread was interrupted: nothing was deleted (the flag is set)
+     * @throws RuntimeException      a cluster call failed: nothing was deleted
+     */
+    private static void scan(MapValueReader reader, List<Long> keys, Map<Long, DeleteMarker> markers,
+            Map<Long, String> undecodable) {
+        Collections.sort(keys);
+        boolean complete = new WorkerPool("jobinfo-gc-scan", SCAN_PARALLELISM).forEach(keys, jobId -> {
+            MapValue value = reader.read(jobId);
+            if (value.undecodable()) {
+                undecodable.put(jobId, value.problem());
+            } else if (value.decoded() && value.value() instanceof DeleteMarker) {
+                markers.put(jobId, (DeleteMarker) value.value());
+            }
+        });
+        if (!complete) {
+            throw new IllegalStateException("gc was interrupted while reading the job map; nothing was deleted");
+        }
+    }
+
+    private static MapValue readQuietly(MapValueReader reader, long jobId) {
+        try {
+            return reader.read(jobId);
+        } catch (RuntimeException e) {
+            return null;
+        }
     }
 
     private boolean release(long jobId, DeleteMarker marker, String location, List<String> failures) {
@@ -233,16 +298,6 @@ public final class GarbageCollector {
                     + " removes it");
             return false;
         }
-    }
-
-    private Map<Long, DeleteMarker> markers() {
-        Map<Long, DeleteMarker> out = new HashMap<>();
-        for (Map.Entry<Long, Object> e : map.entrySet(Predicates.instanceOf(DeleteMarker.class))) {
-            if (e.getValue() instanceof DeleteMarker) {
-                out.put(e.getKey(), (DeleteMarker) e.getValue());
-            }
-        }
-        return out;
     }
 
     private List<ClusterIncident> openIncidents(Instant now) {

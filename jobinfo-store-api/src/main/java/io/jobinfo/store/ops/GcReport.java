@@ -7,6 +7,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 /**
  * What a {@link GarbageCollector} run found and did.
@@ -27,6 +29,7 @@ public final class GcReport {
     private final int interruptedDeletions;
     private final List<Long> finishedDeletions;
     private final List<ClusterIncident> heldBy;
+    private final SortedMap<Long, String> undecodable;
 
     /**
      * @param startedAt      when the run began; the grace period counts back from here
@@ -60,6 +63,19 @@ public final class GcReport {
             List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
             List<String> failures, boolean deleting, int claimed, int interruptedDeletions,
             List<Long> finishedDeletions, List<ClusterIncident> heldBy) {
+        this(startedAt, grace, scanned, referenced, young, orphans, leftovers, deleted, savedByRecheck, failures,
+                deleting, claimed, interruptedDeletions, finishedDeletions, heldBy, new TreeMap<Long, String>());
+    }
+
+    /**
+     * @param undecodable job ids whose map value cannot be read, with what the value is (see
+     *                    {@link MapValueReader}); their blobs are kept like those of any registered job
+     */
+    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
+            List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
+            List<String> failures, boolean deleting, int claimed, int interruptedDeletions,
+            List<Long> finishedDeletions, List<ClusterIncident> heldBy, SortedMap<Long, String> undecodable) {
+        this.undecodable = Collections.unmodifiableSortedMap(new TreeMap<>(undecodable));
         this.claimed = claimed;
         this.interruptedDeletions = interruptedDeletions;
         this.finishedDeletions = Collections.unmodifiableList(new ArrayList<>(finishedDeletions));
@@ -142,6 +158,14 @@ public final class GcReport {
         return heldBy;
     }
 
+    /**
+     * Job ids whose map value cannot be read (a class or serializer this process does not have, damaged bytes), in
+     * order, each with what the value is. Each keeps its blob; nothing was deserialized from them.
+     */
+    public SortedMap<Long, String> undecodable() {
+        return undecodable;
+    }
+
     /** Whether a deleting run was held by an open incident and deleted nothing. */
     public boolean held() {
         return deleting && !heldBy.isEmpty();
@@ -176,7 +200,8 @@ public final class GcReport {
                 && claimed == other.claimed
                 && interruptedDeletions == other.interruptedDeletions
                 && finishedDeletions.equals(other.finishedDeletions)
-                && heldBy.equals(other.heldBy);
+                && heldBy.equals(other.heldBy)
+                && undecodable.equals(other.undecodable);
     }
 
     @Override
@@ -195,6 +220,7 @@ public final class GcReport {
         h = 31 * h + Boolean.hashCode(deleting);
         h = 31 * h + claimed;
         h = 31 * h + heldBy.hashCode();
+        h = 31 * h + undecodable.hashCode();
         return h;
     }
 
@@ -205,6 +231,6 @@ public final class GcReport {
                 + ", leftovers=" + leftovers + ", deleted=" + deleted + ", savedByRecheck=" + savedByRecheck
                 + ", failures=" + failures + ", deleting=" + deleting + ", claimed=" + claimed
                 + ", interruptedDeletions=" + interruptedDeletions + ", finishedDeletions=" + finishedDeletions
-                + ", heldBy=" + heldBy + "]";
+                + ", heldBy=" + heldBy + ", undecodable=" + undecodable.keySet() + "]";
     }
 }

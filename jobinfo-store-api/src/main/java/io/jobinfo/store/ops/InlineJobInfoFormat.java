@@ -1,6 +1,7 @@
 package io.jobinfo.store.ops;
 
 import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.service.JobInfoSerialization;
 
 /**
  * {@link JobValueFormat} of this library's {@link InlineJobInfo}: any codec, restores every codec id it is asked for
@@ -23,6 +24,11 @@ public final class InlineJobInfoFormat implements JobValueFormat {
     @Override
     public boolean recognises(Object value) {
         return value instanceof InlineJobInfo;
+    }
+
+    @Override
+    public boolean readsIdentified(int factoryId, int classId) {
+        return factoryId == JobInfoSerialization.FACTORY_ID && classId == JobInfoSerialization.INLINE_CLASS_ID;
     }
 
     @Override

@@ -26,6 +26,16 @@ public interface JobValueFormat {
     boolean recognises(Object value);
 
     /**
+     * Whether a map value that is a Hazelcast {@code IdentifiedDataSerializable} of this factory and class id is this
+     * format's value (its inline job or its wrapped pointer), so that the tools let Hazelcast create it by these ids
+     * and decode it. The tools decode nothing else (see {@link MapValueReader}): a value of a type no format claims
+     * is reported, never deserialized. Default: {@code false} (the format's values are this library's own).
+     */
+    default boolean readsIdentified(int factoryId, int classId) {
+        return false;
+    }
+
+    /**
      * The job inside {@code value}, which {@link #recognises} accepted.
      *
      * @param jobId the map key the value was found under

@@ -52,6 +52,10 @@ import org.slf4j.LoggerFactory;
  * blob is complete before the pointer is written, and deleted only after the pointer is gone. Reruns skip entries
  * that are already in the target shape, so a run can be repeated until its report is clean.
  *
+ * <p>Values are read with a {@link MapValueReader}: a value that does not decode (a class or serializer this process
+ * does not have, damaged bytes) fails its entry ({@link Reason#UNDECODABLE_VALUE}, naming what it is), is left as it
+ * is, and the run goes on with the other entries; nothing is deserialized from it.
+ *
  * <p>Migrate and rollback must not run at the same time against one map (each is safe beside a coordinator and beside
  * another run of itself). Keys added after the run started are not examined: run again to pick them up.
  */
@@ -97,6 +101,7 @@ public final class Migrator {
         BLOB_INVALID("the blob is missing, corrupt or does not match its pointer"),
         OTHER_STORE("the pointer names another store"),
         UNKNOWN_VALUE("the map value is neither a pointer nor an inline job"),
+        UNDECODABLE_VALUE("the map value does not decode"),
         CLUSTER_FAILED("a cluster call failed");
 
         private final String text;
@@ -237,6 +242,14 @@ public final class Migrator {
     private final Listener listener;
     private final JobValueFormats formats;
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final MapValueReader reader;
+    /** Stands for a value that does not decode where the map is read again: no format recognises it. */
+    private static final Object UNDECODABLE = new Object() {
+        @Override
+        public String toString() {
+            return "a value that does not decode";
+        }
+    };
 
     private Migrator(Builder b) {
         this.map = b.map;
@@ -246,6 +259,7 @@ public final class Migrator {
         this.copies = b.copies;
         this.listener = b.listener;
         this.formats = b.formats;
+        this.reader = new MapValueReader(b.map, b.formats);
     }
 
     public static Builder builder(IMap<Long, Object> map, JobInfoStore store) {
@@ -336,7 +350,11 @@ public final class Migrator {
 
     private EntryResult migrateOne(long jobId, boolean dryRun) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-            Object value = map.get(jobId);
+            MapValue read = reader.read(jobId);
+            if (read.undecodable()) {
+                return fail(jobId, Reason.UNDECODABLE_VALUE, read.problem() + "; the entry stays as it is", attempt);
+            }
+            Object value = read.value();
             if (value == null || value instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt); // a marker: the job ended, its blob is being deleted
             }
@@ -399,13 +417,13 @@ public final class Migrator {
                 replaced = map.replace(jobId, value, pointerValue);
             } catch (RuntimeException e) {
                 // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
-                replaced = pointer.equals(formats.pointerOf(map.get(jobId)));
+                replaced = pointer.equals(formats.pointerOf(current(jobId)));
             }
             if (replaced) {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
             }
-            Object now = map.get(jobId);
+            Object now = current(jobId);
             if (now == null) {
                 deleteUnreferenced(jobId, header, envelope);
                 return skip(jobId, Reason.REMOVED, attempt);
@@ -428,7 +446,11 @@ public final class Migrator {
 
     private EntryResult rollbackOne(long jobId, boolean dryRun) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-            Object value = map.get(jobId);
+            MapValue read = reader.read(jobId);
+            if (read.undecodable()) {
+                return fail(jobId, Reason.UNDECODABLE_VALUE, read.problem() + "; the entry stays as it is", attempt);
+            }
+            Object value = read.value();
             if (value == null || value instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt);
             }
@@ -479,7 +501,7 @@ public final class Migrator {
             try {
                 replaced = map.replace(jobId, value, inline); // the value read: a bare or a wrapped pointer
             } catch (RuntimeException e) {
-                replaced = sameJob(jobId, map.get(jobId), job);
+                replaced = sameJob(jobId, current(jobId), job);
             }
             if (replaced) {
                 String detail = "";
@@ -492,7 +514,7 @@ public final class Migrator {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
                         freedPerCopy, attempt);
             }
-            Object now = map.get(jobId);
+            Object now = current(jobId);
             if (now == null || now instanceof DeleteMarker) {
                 return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
             }
@@ -546,7 +568,7 @@ public final class Migrator {
      */
     private void deleteWhileInline(long jobId, EnvelopeHeader header, byte[] envelope) {
         try {
-            Object before = map.get(jobId);
+            Object before = current(jobId);
             if (before == null) {
                 deleteUnreferenced(jobId, header, envelope);
                 return;
@@ -555,7 +577,7 @@ public final class Migrator {
                 return; // a pointer (maybe to this very blob) or a claim: not ours to delete
             }
             store.delete(jobId);
-            Object now = map.get(jobId);
+            Object now = current(jobId);
             JobInfoPointer nowPointer = formats.pointerOf(now);
             if (nowPointer != null && nowPointer.storeId().equals(store.storeId()) && nowPointer.matches(header)) {
                 LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
@@ -566,6 +588,15 @@ public final class Migrator {
             LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); gc removes it"
                     + " once the job id is no longer registered", jobId, e.getMessage());
         }
+    }
+
+    /**
+     * What the map holds under {@code jobId} now, read like every value of a run ({@link MapValueReader}): the
+     * decoded value, {@code null}, or {@link #UNDECODABLE}, which no format recognises.
+     */
+    private Object current(long jobId) {
+        MapValue v = reader.read(jobId);
+        return v.undecodable() ? UNDECODABLE : v.value();
     }
 
     /** Whether {@code value} is an inline value of one of the run's formats holding exactly {@code job}. */

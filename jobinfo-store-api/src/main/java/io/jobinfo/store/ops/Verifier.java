@@ -35,7 +35,9 @@ import java.util.function.Consumer;
  *
  * <p>Whether an unreferenced blob or a leftover counts as an orphan (old enough) is decided by the {@link OrphanRule}
  * the verifier is given, the same rule {@link GarbageCollector} deletes by: {@link Report#pastGrace} tells. The map
- * entries are checked on a {@link WorkerPool}; see there for interruption and failure.
+ * entries are checked on a {@link WorkerPool}; see there for interruption and failure. Values are read with a
+ * {@link MapValueReader}: one that cannot be read is a broken entry named by its job id, and nothing is deserialized
+ * from it.
  */
 public final class Verifier {
 
@@ -289,6 +291,7 @@ public final class Verifier {
     private final JobValueFormats formats;
     private final Map<Integer, JobInfoCodec<?>> codecs;
     private final boolean decode;
+    private final MapValueReader reader;
 
     /**
      * A verifier that checks envelopes and pointers only, without decoding payloads, and accepts this library's
@@ -335,6 +338,7 @@ public final class Verifier {
             throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
         }
         this.pool = new WorkerPool("jobinfo-verify", parallelism);
+        this.reader = new MapValueReader(map, formats);
     }
 
     /** A verifier whose orphan rule has a grace period of zero (every unreferenced blob is past it). */
@@ -388,13 +392,18 @@ public final class Verifier {
     }
 
     private void check(long jobId, List<Problem> broken, List<InlineEntry> inline, AtomicInteger valid) {
-        Object value;
+        MapValue read;
         try {
-            value = map.get(jobId);
+            read = reader.read(jobId);
         } catch (RuntimeException e) {
             broken.add(new Problem(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
             return;
         }
+        if (read.undecodable()) {
+            broken.add(new Problem(jobId, "map:" + map.getName(), read.problem()));
+            return;
+        }
+        Object value = read.value();
         if (value == null || value instanceof io.jobinfo.store.service.DeleteMarker) {
             return; // removed meanwhile, or a job that ended and whose blob is being deleted (no job)
         }
@@ -472,7 +481,7 @@ public final class Verifier {
 
     private boolean stillPointsTo(long jobId, JobInfoPointer pointer) {
         try {
-            return pointer.equals(formats.pointerOf(map.get(jobId)));
+            return pointer.equals(formats.pointerOf(reader.read(jobId).value()));
         } catch (RuntimeException e) {
             return true;
         }

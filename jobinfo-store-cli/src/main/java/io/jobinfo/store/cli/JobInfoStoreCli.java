@@ -14,7 +14,9 @@ import picocli.CommandLine.Command;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
             "2:invalid arguments or configuration", "3:a cluster or store could not be reached",
-            "4:internal error (a bug: please report it)"})
+            "4:internal error (a bug: please report it)",
+            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM before a report (migrate instead finishes the entries in"
+                + " progress, reports and exits 1)"})
 public final class JobInfoStoreCli implements Runnable {
 
     public static final int EXIT_OK = 0;

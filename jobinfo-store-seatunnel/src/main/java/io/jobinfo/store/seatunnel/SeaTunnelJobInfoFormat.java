@@ -8,6 +8,7 @@ import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.seatunnel.dropin.ReferenceData;
 import io.jobinfo.store.service.JobInfoPointer;
 import org.apache.seatunnel.engine.core.job.JobInfo;
+import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,15 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
     @Override
     public boolean recognises(Object value) {
         return value instanceof JobInfo && !holdsReference((JobInfo) value);
+    }
+
+    /**
+     * SeaTunnel's {@code JobInfo}: created by its {@code JobDataSerializerHook} factory and class id; its job stays
+     * raw Data inside (nothing of the job is deserialized).
+     */
+    @Override
+    public boolean readsIdentified(int factoryId, int classId) {
+        return factoryId == JobDataSerializerHook.FACTORY_ID && classId == JobDataSerializerHook.JOB_INFO;
     }
 
     /** A {@code JobInfo} with the pointer's timestamp and a drop-in reference as its Data. */

@@ -24,15 +24,20 @@ import picocli.CommandLine.Option;
                 + "the map holds any value under its job id; before each delete gc claims the job id in the map (a "
                 + "delete marker), so a job registered during the run keeps its blob. While a lost partition or a "
                 + "healed split brain is on record (the members record it in the map <map>.incidents) a deleting run "
-                + "deletes nothing: run rebuild-pointers, then acknowledge with --acknowledge-incidents.",
+                + "deletes nothing: run rebuild-pointers, then acknowledge with --acknowledge-incidents. A map value "
+                + "that does not decode (a class or serializer this tool does not have) is listed by its job id and "
+                + "keeps its blob; nothing is deserialized from it and the run goes on.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
-            "1:some deletes failed (listed; the next run retries them), or --delete was held by a recorded"
-                + " partition loss or merge and deleted nothing",
+            "1:some deletes failed (listed; the next run retries them), --delete was held by a recorded"
+                + " partition loss or merge and deleted nothing, or map values do not decode (listed by job id;"
+                + " their blobs are kept, everything else was listed or deleted)",
             "2:invalid arguments or configuration, a grace period below 10m, or --delete refused because the job"
                 + " map is missing or empty while the store holds blobs (see --force)",
             "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            "4:internal error (a bug: please report it, with the trace printed)",
+            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM before its report; a deletion in progress stays claimed"
+                + " and the next run finishes it"})
 public final class GcCommand extends OpsCommand {
 
     /** The shortest grace period accepted without {@code --force} (docs/operations.md, "GC grace period"). */
@@ -91,6 +96,7 @@ public final class GcCommand extends OpsCommand {
             try {
                 boolean[] started = {false};
                 report = new GarbageCollector(session.map(), session.store(), grace)
+                        .formats(new ValueFormatOption().formats()) // auto: SeaTunnel's JobInfo and InlineJobInfo
                         .holdOnIncidents(incidents, incidentWindow).run(delete, blob -> {
                     if (!started[0]) {
                         started[0] = true;
@@ -104,8 +110,8 @@ public final class GcCommand extends OpsCommand {
             } finally {
                 display.finish();
             }
-            int exit = report.failures().isEmpty() && !report.held() ? JobInfoStoreCli.EXIT_OK
-                    : JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = report.failures().isEmpty() && !report.held() && report.undecodable().isEmpty()
+                    ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
             if (json) {
                 printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
             } else {
@@ -167,6 +173,14 @@ public final class GcCommand extends OpsCommand {
             incidents.add(c.describe());
         }
         m.put("openIncidents", incidents);
+        List<Map<String, Object>> undecodable = new ArrayList<>();
+        r.undecodable().forEach((jobId, reason) -> {
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("jobId", jobId);
+            e.put("reason", reason);
+            undecodable.add(e);
+        });
+        m.put("undecodable", undecodable);
         m.put("failures", r.failures());
         m.put("exitCode", exit);
         return m;
@@ -194,6 +208,9 @@ public final class GcCommand extends OpsCommand {
         out.printf("  orphans             %8d%n", r.orphans().size());
         out.printf("  leftovers           %8d%n", r.leftovers().size());
         out.printf("  reclaimable         %8s%n", bytes(r.reclaimableBytes()));
+        if (!r.undecodable().isEmpty()) {
+            out.printf("  undecodable values  %8d  (their blobs are kept)%n", r.undecodable().size());
+        }
         if (r.deleting()) {
             out.printf("  deleted             %8d%n", r.deleted().size());
             if (r.savedByRecheck() > 0) {
@@ -221,6 +238,8 @@ public final class GcCommand extends OpsCommand {
             out.printf("%s leftover of job %d at %s (%s, modified %s)%n", r.deleting() && r.deleted().contains(b)
                     ? "DELETED" : "INCOMPLETE", b.jobId(), b.location(), bytes(b.sizeBytes()), b.lastModified());
         }
+        r.undecodable().forEach((jobId, reason) -> out.printf("UNDECODABLE job %d (blob kept): %s%n", jobId,
+                reason));
         for (String f : r.failures()) {
             out.println("FAILED " + f);
         }

@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.TreeSet;
 import io.jobinfo.store.ops.InlineJob;
 import io.jobinfo.store.ops.JobValueFormat;
+import io.jobinfo.store.ops.MapValue;
+import io.jobinfo.store.ops.MapValueReader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.seatunnel.SeaTunnelJobHeader;
 import picocli.CommandLine.Command;
@@ -39,10 +41,12 @@ import picocli.CommandLine.Parameters;
                 + "nothing.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the job is registered and reads back intact",
-            "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry)",
+            "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry; a map"
+                + " value that does not decode, which is not deserialized)",
             "2:invalid arguments or configuration, or no such job in the map nor the store",
             "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            "4:internal error (a bug: please report it, with the trace printed)",
+            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; nothing was changed"})
 public final class InspectCommand extends OpsCommand {
 
     @Mixin
@@ -60,11 +64,19 @@ public final class InspectCommand extends OpsCommand {
             result.put("jobId", jobId);
             result.put("map", session.map().getName());
             List<String> problems = new ArrayList<>();
-            Object value = session.map().get(jobId);
+            // read as the bytes the map stores: only this library's values and the formats' are decoded
+            MapValue read = new MapValueReader(session.map(), valueFormat.formats()).read(jobId);
+            Object value = read.value();
             byte[] payload = null;
             int codecId = -1;
             JobInfoPointer p = valueFormat.formats().pointerOf(value);
-            if (p != null) {
+            if (read.undecodable()) {
+                result.put("value", "undecodable");
+                result.put("serializedBytes", read.serializedBytes());
+                problems.add("job " + jobId + ": " + read.problem());
+                result.put("location", store.location(jobId));
+                headerInto(store, result, new ArrayList<>(), false); // the blob, if any, of whoever wrote the value
+            } else if (p != null) {
                 result.put("value", "pointer");
                 if (!(value instanceof JobInfoPointer)) {
                     result.put("valueClass", value.getClass().getName()); // a pointer inside the engine's own class

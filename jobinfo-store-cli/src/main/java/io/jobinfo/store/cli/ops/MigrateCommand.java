@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -95,9 +96,12 @@ public final class MigrateCommand extends OpsCommand {
                         }
                     }).build();
             // Ctrl-C / SIGTERM: finish the entries in progress, examine no more, print the report (waiting at most
-            // 30 s). Each entry is inline or a valid pointer either way; the hook only makes the report honest.
+            // 30 s), then end the JVM with the report's exit code: 1 for an interrupted run, as the help says (the
+            // JVM would otherwise exit 130 or 143 on its own, whatever the report). Each entry is inline or a valid
+            // pointer either way; the hook makes the report and the exit code honest.
             Thread main = Thread.currentThread();
             CountDownLatch reported = new CountDownLatch(1);
+            AtomicInteger exitAfterSignal = new AtomicInteger(JobInfoStoreCli.EXIT_PROBLEMS);
             Thread hook = new Thread(() -> {
                 migrator.cancel();
                 main.interrupt();
@@ -106,48 +110,60 @@ public final class MigrateCommand extends OpsCommand {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                // no report within 30 s: still exit 1 (interrupted; every entry is inline or a valid pointer)
+                Runtime.getRuntime().halt(exitAfterSignal.get());
             }, "jobinfo-migrate-shutdown");
             boolean hooked = addShutdownHook(hook);
-            // the client gives up after --connect-timeout without the cluster: stop instead of failing entry by entry
-            java.util.UUID lifecycle = session.client().getLifecycleService().addLifecycleListener(event -> {
-                if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
-                    migrator.cancel();
-                }
-            });
-            MigrationReport report;
+            int exit = JobInfoStoreCli.EXIT_PROBLEMS;
             try {
-                report = direction == Migrator.Direction.MIGRATE ? migrator.migrate(dryRun) : migrator.rollback(dryRun);
-            } finally {
-                display.finish();
-                if (hooked) {
-                    removeShutdownHook(hook);
-                }
-                Thread.interrupted(); // the report tells; do not carry the flag into close()
-            }
-            int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
-            boolean clusterLost = !session.client().getLifecycleService().isRunning();
-            if (clusterLost) {
-                exit = JobInfoStoreCli.EXIT_UNREACHABLE;
-            } else {
-                session.client().getLifecycleService().removeLifecycleListener(lifecycle);
-            }
-            try {
-                if (json) {
-                    printJson(toJson(report, session.store().type(), exit));
-                } else {
-                    printReport(out(), report, session.store().type());
-                }
-                if (clusterLost) {
-                    err().println("jobinfo-store migrate: the connection to the cluster was lost and not regained"
-                            + " within --connect-timeout; every entry is inline or a valid pointer, rerun when the"
-                            + " cluster is reachable");
-                    err().flush();
-                }
+                exit = runAndReport(session, migrator, direction, display);
+                exitAfterSignal.set(exit);
             } finally {
                 reported.countDown();
+                if (hooked) {
+                    removeShutdownHook(hook); // a signal from here on ends the JVM with the exit code too
+                }
+                Thread.interrupted();
             }
             return exit;
         }
+    }
+
+    /** Runs the migration or rollback, prints the report and returns the exit code. */
+    private int runAndReport(OpsSession session, Migrator migrator, Migrator.Direction direction,
+            ProgressDisplay display) {
+        // the client gives up after --connect-timeout without the cluster: stop instead of failing entry by entry
+        java.util.UUID lifecycle = session.client().getLifecycleService().addLifecycleListener(event -> {
+            if (event.getState() == com.hazelcast.core.LifecycleEvent.LifecycleState.SHUTTING_DOWN) {
+                migrator.cancel();
+            }
+        });
+        MigrationReport report;
+        try {
+            report = direction == Migrator.Direction.MIGRATE ? migrator.migrate(dryRun) : migrator.rollback(dryRun);
+        } finally {
+            display.finish();
+            Thread.interrupted(); // the report tells; do not carry the flag into close()
+        }
+        int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+        boolean clusterLost = !session.client().getLifecycleService().isRunning();
+        if (clusterLost) {
+            exit = JobInfoStoreCli.EXIT_UNREACHABLE;
+        } else {
+            session.client().getLifecycleService().removeLifecycleListener(lifecycle);
+        }
+        if (json) {
+            printJson(toJson(report, session.store().type(), exit));
+        } else {
+            printReport(out(), report, session.store().type());
+        }
+        if (clusterLost) {
+            err().println("jobinfo-store migrate: the connection to the cluster was lost and not regained"
+                    + " within --connect-timeout; every entry is inline or a valid pointer, rerun when the"
+                    + " cluster is reachable");
+            err().flush();
+        }
+        return exit;
     }
 
     private static boolean addShutdownHook(Thread hook) {

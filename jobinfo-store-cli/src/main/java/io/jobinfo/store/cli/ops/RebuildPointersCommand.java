@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
             "1:some candidates failed or were skipped (listed: unreadable, corrupt, or no timestamp)",
             "2:invalid arguments or configuration, or no loss or merge on record and no --all-partitions",
             "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            "4:internal error (a bug: please report it, with the trace printed)",
+            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; each pointer was put whole or not at all: rerun"})
 public final class RebuildPointersCommand extends OpsCommand {
 
     @Option(names = "--apply", description = "Puts the pointers; without it the command is a dry run that changes"

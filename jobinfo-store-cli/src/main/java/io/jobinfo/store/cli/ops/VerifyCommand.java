@@ -25,11 +25,12 @@ import picocli.CommandLine.Option;
                 + "interrupted writes. Changes nothing.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
-            "1:something is wrong (listed): a broken pointer or undecodable payload, an inline value, an orphan or a"
-                + " leftover",
+            "1:something is wrong (listed): a broken pointer or undecodable payload, a map value that does not"
+                + " decode (not deserialized), an inline value, an orphan or a leftover",
             "2:invalid arguments or configuration",
             "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            "4:internal error (a bug: please report it, with the trace printed)",
+            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; nothing was changed"})
 public final class VerifyCommand extends OpsCommand {
 
     @Mixin
