@@ -1,5 +1,6 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.service.NamespaceClaim;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,8 @@ import java.util.Objects;
  * however old. An unregistered blob not older than the grace, or one dated in the future (clock skew), is
  * {@link Verdict#YOUNG}: it may belong to a submit in flight (blob written, pointer not yet). A leftover of an
  * interrupted write (an incomplete blob) is a {@link Verdict#LEFTOVER} once older than the grace, else young;
- * registration does not matter for it, since no pointer ever names a leftover.
+ * registration does not matter for it, since no pointer ever names a leftover. The namespace's claim
+ * ({@link NamespaceClaim}) is always referenced: it names the cluster the namespace belongs to.
  *
  * <p>The rule decides from what the caller tells it; checking the map again right before acting (GC does, before
  * each delete) is the caller's job. Pure and thread-safe.
@@ -58,7 +60,7 @@ public final class OrphanRule {
      * @param now        the instant ages are counted back from (the run's start)
      */
     public Verdict classify(StoredBlob blob, boolean registered, Instant now) {
-        if (!blob.incomplete() && registered) {
+        if (!blob.incomplete() && (registered || NamespaceClaim.isClaim(blob.jobId()))) {
             return Verdict.REFERENCED;
         }
         if (!olderThanGrace(blob, now)) {

@@ -187,8 +187,8 @@ public final class PointerRebuilder {
             }
             scanned++;
             long jobId = blob.jobId();
-            if (registered.contains(jobId)) {
-                continue;
+            if (registered.contains(jobId) || io.jobinfo.store.service.NamespaceClaim.isClaim(jobId)) {
+                continue; // registered, or the namespace's claim (no job)
             }
             if (blob.lastModified().isAfter(modifiedNotAfter) || (partitions != null
                     && !partitions.contains(partitionService.getPartition(jobId).getPartitionId()))) {

@@ -31,6 +31,8 @@ public final class DropInMetrics {
     final AtomicLong storeCalls = new AtomicLong();
     final AtomicLong storeCallsOnPartitionThreads = new AtomicLong();
     final AtomicLong inlineOwned = new AtomicLong();
+    /** 1 while this member holds every blob delete because its view of the map may be partial, else 0. */
+    final AtomicLong deletesHeld = new AtomicLong();
     private final Set<String> storeThreadKinds = ConcurrentHashMap.newKeySet();
     private volatile LongSupplier pendingMoves = () -> 0;
 
@@ -81,6 +83,7 @@ public final class DropInMetrics {
         m.put("gcDeleted", gcDeleted.get());
         m.put("blockedByMemberWithoutPlugin", blockedByMemberWithoutPlugin.get());
         m.put("inlineOwned", inlineOwned.get());
+        m.put("deletesHeld", deletesHeld.get());
         m.put("storeCalls", storeCalls.get());
         m.put("storeCallsOnPartitionThreads", storeCallsOnPartitionThreads.get());
         return m;

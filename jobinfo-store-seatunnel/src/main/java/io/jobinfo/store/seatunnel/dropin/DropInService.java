@@ -7,6 +7,7 @@ import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.spi.impl.NodeEngine;
 import io.jobinfo.store.config.InvalidConfigurationException;
+import io.jobinfo.store.service.NamespaceClaim;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -27,7 +28,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li>the jar is there but the member has no {@code jobinfo-storage} section ({@link DropInRefusedException}): a
  *   member that cannot read stored jobs must never become master;</li>
  *   <li>the section is invalid ({@link InvalidConfigurationException}, every problem listed);</li>
- *   <li>the store cannot be opened ({@link DropInRefusedException} with the store's error).</li>
+ *   <li>the store cannot be opened ({@link DropInRefusedException} with the store's error);</li>
+ *   <li>the store's namespace belongs to another cluster ({@link NamespaceClaim}: the first cluster to start on a
+ *   namespace claims it by its Hazelcast cluster name).</li>
  * </ul>
  * Once the member has started, the {@link JobInfoMover} moves the jobs this member owns to the store; the
  * {@link JobInfoReferenceSerializer} reads them back through the {@link JobInfoResolver}.
@@ -79,11 +82,27 @@ public final class DropInService implements ManagedService {
             throw new DropInRefusedException("the jobinfo-store drop-in cannot open its store (" + settings.storage()
                     + ", from " + settings.source() + "): " + e.getMessage());
         }
+        String clusterName = nodeEngine.getConfig().getClusterName();
+        try {
+            NamespaceClaim.claim(store, clusterName);
+        } catch (JobInfoStoreException e) {
+            closeQuietly(store);
+            throw new DropInRefusedException("the jobinfo-store drop-in refuses to start (" + settings.storage()
+                    + ", from " + settings.source() + "): " + e.getMessage());
+        }
         DropInService service = new DropInService(nodeEngine, settings, store, meters);
         BY_SERIALIZATION.put(nodeEngine.getSerializationService(), service);
         service.logger.info("jobinfo-store drop-in active: store '" + store.storeId() + "' (" + store.type() + ", "
                 + store.location(0).replace("0000000000000000.jobinfo", "") + ") from " + settings.source());
         return service;
+    }
+
+    private static void closeQuietly(JobInfoStore store) {
+        try {
+            store.close();
+        } catch (JobInfoStoreException | RuntimeException ignored) {
+            // refusing anyway
+        }
     }
 
     /** The drop-in whose member owns {@code serialization}, or null (a client, or no drop-in running). */

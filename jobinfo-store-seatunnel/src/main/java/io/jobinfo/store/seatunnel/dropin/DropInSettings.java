@@ -39,6 +39,12 @@ public final class DropInSettings {
     public static final String SWEEP_INTERVAL = PREFIX + "sweep-interval-seconds";
     /** How old a blob without a map entry must be before the master deletes it (seconds). */
     public static final String GC_GRACE = PREFIX + "gc-grace-seconds";
+    /**
+     * How long a member count below the largest one seen keeps deletes held (seconds): a member that is cut off, or
+     * a cluster that lost members, sees only part of the map and must not take the blobs of jobs it cannot see for
+     * orphans.
+     */
+    public static final String VIEW_WINDOW = PREFIX + "view-window-seconds";
     /** Threads that write blobs and delete them, per member. */
     public static final String MOVE_THREADS = PREFIX + "move-threads";
 
@@ -73,9 +79,10 @@ public final class DropInSettings {
     private final long sweepIntervalMillis;
     private final long gcGraceMillis;
     private final int moveThreads;
+    private final long viewWindowMillis;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
-                   long sweepIntervalMillis, long gcGraceMillis, int moveThreads) {
+                   long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis) {
         this.storage = storage;
         this.mode = mode;
         this.source = source;
@@ -83,6 +90,7 @@ public final class DropInSettings {
         this.sweepIntervalMillis = sweepIntervalMillis;
         this.gcGraceMillis = gcGraceMillis;
         this.moveThreads = moveThreads;
+        this.viewWindowMillis = viewWindowMillis;
     }
 
     /**
@@ -138,6 +146,7 @@ public final class DropInSettings {
         long sweep = number(system, SWEEP_INTERVAL, 10, 1, 86_400, problems) * 1000;
         long grace = number(system, GC_GRACE, 600, 1, 30L * 86_400, problems) * 1000;
         long threads = number(system, MOVE_THREADS, 2, 1, 64, problems);
+        long viewWindow = number(system, VIEW_WINDOW, 600, 0, 30L * 86_400, problems) * 1000;
         if (!problems.isEmpty()) {
             List<String> named = new ArrayList<>();
             for (String p : problems) {
@@ -145,7 +154,7 @@ public final class DropInSettings {
             }
             throw new InvalidConfigurationException(named);
         }
-        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads);
+        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow);
     }
 
     /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
@@ -235,5 +244,10 @@ public final class DropInSettings {
 
     public int moveThreads() {
         return moveThreads;
+    }
+
+    /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */
+    public long viewWindowMillis() {
+        return viewWindowMillis;
     }
 }

@@ -15,6 +15,7 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.service.NamespaceClaim;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -90,6 +91,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile long lastMissing;
     private volatile IMap<Long, JobInfo> map;
     private volatile IMap<Long, Boolean> claims;
+    private volatile ClusterViewGuard view;
+    private volatile String lastHoldLogged;
     private volatile UUID listenerId;
     private volatile long lastGc;
 
@@ -126,6 +129,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     void start() {
         map = instance.getMap(MAP);
         claims = instance.getMap(CLAIMS);
+        view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
         if (passive()) {
             removeGuard();
         } else {
@@ -158,6 +162,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }, "jobinfo-dropin-stop");
         interrupter.setDaemon(true);
         interrupter.start();
+        ClusterViewGuard v = view;
+        if (v != null) {
+            v.close();
+        }
         IMap<Long, JobInfo> m = map;
         UUID id = listenerId;
         if (m != null && id != null) {
@@ -387,6 +395,13 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void deleteAfterRemoval(long jobId, int attempt) {
         boolean locked = false;
         try {
+            String hold = holdReason(false);
+            if (hold != null) {
+                // this member may not see the entry that still holds the blob: wait, never decide on a partial view
+                stripe(jobId).schedule(() -> deleteAfterRemoval(jobId, attempt), settings.sweepIntervalMillis(),
+                        TimeUnit.MILLISECONDS);
+                return;
+            }
             claims.lock(jobId);
             locked = true;
             JobInfo now = map.get(jobId);
@@ -422,6 +437,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Inline values this member owns (missed events, migrated partitions, failed moves); gc on the master. */
     private void sweep() {
         try {
+            view.observeMembers();
             boolean passive = passive();
             if (passive) {
                 removeGuard();
@@ -456,7 +472,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     /** Deletes blobs that no entry references any more and that are older than the grace period. */
     void gc(long now) throws JobInfoStoreException {
-        if (!instance.getPartitionService().isClusterSafe()) {
+        if (holdReason(true) != null) {
             return;
         }
         metrics.gcRuns.incrementAndGet();
@@ -470,11 +486,37 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 continue;
             }
             long jobId = blob.jobId();
-            if (!map.containsKey(jobId) && instance.getPartitionService().isClusterSafe()) {
+            if (NamespaceClaim.isClaim(jobId)) {
+                continue;
+            }
+            if (!map.containsKey(jobId)) {
                 final long id = jobId;
                 stripe(id).execute(() -> gcDelete(id));
             }
         }
+    }
+
+    /**
+     * Why deletes must wait now ({@link ClusterViewGuard#holdReason}), or null. The gc's checks
+     * ({@code withIncidents}) keep the log and the {@code deletesHeld} gauge: a new reason is logged once, and so is
+     * the end of a hold.
+     */
+    private String holdReason(boolean withIncidents) {
+        ClusterViewGuard v = view;
+        String reason = v == null ? "the drop-in has not started" : v.holdReason(withIncidents);
+        if (!withIncidents) {
+            return reason;
+        }
+        String logged = lastHoldLogged;
+        if (reason != null && !reason.equals(logged)) {
+            lastHoldLogged = reason;
+            logger.warning("jobinfo-store drop-in holds its blob deletes: " + reason);
+        } else if (reason == null && logged != null) {
+            lastHoldLogged = null;
+            logger.info("jobinfo-store drop-in deletes blobs again: this member's view of " + MAP + " is whole");
+        }
+        metrics.deletesHeld.set(reason == null ? 0 : 1);
+        return reason;
     }
 
     /**
@@ -485,7 +527,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         boolean locked = false;
         try {
             locked = claims.tryLock(jobId);
-            if (locked && !map.containsKey(jobId) && instance.getPartitionService().isClusterSafe()) {
+            if (locked && !map.containsKey(jobId) && holdReason(true) == null) {
                 resolver.invalidate(jobId);
                 TestCrashPoints.reached(TestCrashPoints.BEFORE_GC_DELETE, jobId);
                 if (store.delete(jobId)) {

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.service.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -56,8 +57,10 @@ class DropInS3CrashTrialsTest extends CrashTrials {
     List<String> storeFiles() {
         List<String> out = new ArrayList<>();
         try (S3Client client = s3.newClient()) {
-            client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents()
-                    .forEach(o -> out.add(o.key().substring(o.key().lastIndexOf('/') + 1)));
+            client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
+                    .map(o -> o.key().substring(o.key().lastIndexOf('/') + 1))
+                    .filter(name -> !name.equals(NamespaceClaim.BLOB_NAME)) // the namespace's claim, no job's
+                    .forEach(out::add);
             client.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(PREFIX)).uploads()
                     .forEach(u -> out.add("pending multipart upload " + u.key()));
         }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.service.NamespaceClaim;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.envelope.BlobEnvelope;
@@ -213,7 +214,7 @@ class DropInS3StoreTest {
     static Map<Long, String> objectKeys() {
         try (S3Client client = s3.newClient()) {
             return client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
-                    .filter(o -> o.key().endsWith(".jobinfo"))
+                    .filter(o -> o.key().endsWith(".jobinfo") && !o.key().endsWith(NamespaceClaim.BLOB_NAME))
                     .collect(Collectors.toMap(DropInS3StoreTest::jobIdOf, S3Object::key));
         }
     }
@@ -222,7 +223,7 @@ class DropInS3StoreTest {
     static Map<Long, Long> objects() {
         try (S3Client client = s3.newClient()) {
             return client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
-                    .filter(o -> o.key().endsWith(".jobinfo"))
+                    .filter(o -> o.key().endsWith(".jobinfo") && !o.key().endsWith(NamespaceClaim.BLOB_NAME))
                     .collect(Collectors.toMap(DropInS3StoreTest::jobIdOf, S3Object::size));
         }
     }

@@ -1,0 +1,13 @@
+package io.jobinfo.store.service;
+
+import io.jobinfo.store.spi.JobInfoStoreException;
+
+/** The store namespace belongs to another cluster ({@link NamespaceClaim}); nothing was written. */
+public final class NamespaceClaimedException extends JobInfoStoreException {
+
+    private static final long serialVersionUID = 1L;
+
+    NamespaceClaimedException(String message, String location) {
+        super(message, null, location);
+    }
+}
