@@ -25,6 +25,8 @@ public final class DropInMetrics {
     final AtomicLong cacheHits = new AtomicLong();
     final AtomicLong readRetries = new AtomicLong();
     final AtomicLong readFailures = new AtomicLong();
+    /** Reads whose caller stopped waiting (its bound passed) while the store had not answered. */
+    final AtomicLong readTimeouts = new AtomicLong();
     final AtomicLong gcDeleted = new AtomicLong();
     final AtomicLong gcRuns = new AtomicLong();
     final AtomicLong blockedByMemberWithoutPlugin = new AtomicLong();
@@ -79,6 +81,7 @@ public final class DropInMetrics {
         m.put("cacheHits", cacheHits.get());
         m.put("readRetries", readRetries.get());
         m.put("readFailures", readFailures.get());
+        m.put("readTimeouts", readTimeouts.get());
         m.put("gcRuns", gcRuns.get());
         m.put("gcDeleted", gcDeleted.get());
         m.put("blockedByMemberWithoutPlugin", blockedByMemberWithoutPlugin.get());

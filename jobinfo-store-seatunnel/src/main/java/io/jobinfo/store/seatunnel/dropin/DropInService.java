@@ -63,7 +63,8 @@ public final class DropInService implements ManagedService {
         this.logger = nodeEngine.getLogger(DropInService.class);
         this.store = new ThreadWatchedStore(opened, metrics, logger);
         this.meters = meters;
-        this.resolver = new JobInfoResolver(store, settings.storage().cache(), settings.readTimeoutMillis(), metrics);
+        this.resolver = new JobInfoResolver(store, settings.storage().cache(), settings.readTimeoutMillis(),
+                settings.operationThreadWaitMillis(), metrics);
     }
 
     /**
@@ -116,6 +117,37 @@ public final class DropInService implements ManagedService {
         return null;
     }
 
+    /**
+     * The drop-in of the member whose thread is running (Hazelcast names its threads {@code hz.<instance>.*}), or of
+     * the only member of this JVM; null if none or ambiguous.
+     */
+    static DropInService forCurrentMember() {
+        if (BY_INSTANCE_NAME.size() == 1) {
+            return BY_INSTANCE_NAME.values().iterator().next();
+        }
+        String thread = Thread.currentThread().getName();
+        for (Map.Entry<String, DropInService> e : BY_INSTANCE_NAME.entrySet()) {
+            if (thread.startsWith("hz." + e.getKey() + ".")) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What every member of one cluster must share: the store's type, id and namespace ({@code local
+     * 0155aa8a file:///var/lib/seatunnel/jobinfo/}).
+     */
+    String storeIdentity() {
+        return store.type() + " " + store.storeId() + " "
+                + store.location(0).replace(io.jobinfo.store.spi.StoreNaming.blobName(0), "");
+    }
+
+    /** Logs why this member is being refused (the exception that refuses it may be logged by Hazelcast only). */
+    void refused(String reason) {
+        logger.severe("jobinfo-store drop-in refuses this member: " + reason);
+    }
+
     /** The drop-in of the member {@code instance} (in this JVM), or null. For probes and tests. */
     public static DropInService forInstance(HazelcastInstance instance) {
         return BY_INSTANCE_NAME.get(instance.getName());
@@ -133,7 +165,7 @@ public final class DropInService implements ManagedService {
         instance.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.STARTED && mover == null) {
                 JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
-                        metrics, engine.getLogger(JobInfoMover.class));
+                        metrics, engine.getLogger(JobInfoMover.class), storeIdentity());
                 m.start();
                 mover = m;
             }
@@ -155,6 +187,7 @@ public final class DropInService implements ManagedService {
             DropInMBean.unregister(instanceName);
         }
         BY_SERIALIZATION.remove(nodeEngine.getSerializationService(), this);
+        resolver.close();
         BY_INSTANCE_NAME.values().remove(this);
         try {
             store.close();

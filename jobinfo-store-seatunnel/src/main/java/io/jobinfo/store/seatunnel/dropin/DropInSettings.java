@@ -33,8 +33,17 @@ import java.util.Properties;
 public final class DropInSettings {
 
     public static final String PREFIX = "jobinfo.dropin.";
-    /** How long a read of a job retries a store that fails before the job's restore fails (seconds). */
+    /**
+     * How long a read of a job retries a store that fails before the job's restore fails (seconds; 600 by default:
+     * SeaTunnel 2.3.8 never retries a failed restore, so a store outage shorter than this across a master switch
+     * ends with the jobs restored).
+     */
     public static final String READ_TIMEOUT = PREFIX + "read-timeout-seconds";
+    /**
+     * How long a read holds a Hazelcast partition or operation thread at most (seconds; 5 by default); the read goes
+     * on on a reader thread and a later call finds the job cached.
+     */
+    public static final String OPERATION_THREAD_WAIT = PREFIX + "operation-thread-wait-seconds";
     /** How often the member looks for inline values it owns and retries moves and deletes (seconds). */
     public static final String SWEEP_INTERVAL = PREFIX + "sweep-interval-seconds";
     /** How old a blob without a map entry must be before the master deletes it (seconds). */
@@ -80,9 +89,11 @@ public final class DropInSettings {
     private final long gcGraceMillis;
     private final int moveThreads;
     private final long viewWindowMillis;
+    private final long operationThreadWaitMillis;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
-                   long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis) {
+                   long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
+                   long operationThreadWaitMillis) {
         this.storage = storage;
         this.mode = mode;
         this.source = source;
@@ -91,6 +102,7 @@ public final class DropInSettings {
         this.gcGraceMillis = gcGraceMillis;
         this.moveThreads = moveThreads;
         this.viewWindowMillis = viewWindowMillis;
+        this.operationThreadWaitMillis = operationThreadWaitMillis;
     }
 
     /**
@@ -142,7 +154,8 @@ public final class DropInSettings {
             }
         }
         Mode mode = mode(root, where, problems);
-        long readTimeout = number(system, READ_TIMEOUT, 60, 0, 86_400, problems) * 1000;
+        long readTimeout = number(system, READ_TIMEOUT, 600, 0, 86_400, problems) * 1000;
+        long operationThreadWait = number(system, OPERATION_THREAD_WAIT, 5, 0, 600, problems) * 1000;
         long sweep = number(system, SWEEP_INTERVAL, 10, 1, 86_400, problems) * 1000;
         long grace = number(system, GC_GRACE, 600, 1, 30L * 86_400, problems) * 1000;
         long threads = number(system, MOVE_THREADS, 2, 1, 64, problems);
@@ -154,7 +167,8 @@ public final class DropInSettings {
             }
             throw new InvalidConfigurationException(named);
         }
-        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow);
+        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow,
+                operationThreadWait);
     }
 
     /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
@@ -244,6 +258,11 @@ public final class DropInSettings {
 
     public int moveThreads() {
         return moveThreads;
+    }
+
+    /** How long a read holds a Hazelcast partition or operation thread at most ({@link #OPERATION_THREAD_WAIT}). */
+    public long operationThreadWaitMillis() {
+        return operationThreadWaitMillis;
     }
 
     /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */

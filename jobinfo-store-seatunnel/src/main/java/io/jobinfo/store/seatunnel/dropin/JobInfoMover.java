@@ -56,9 +56,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * </ul>
  * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster.
  *
- * <p>In {@link DropInSettings.Mode#PASSIVE passive} mode it moves nothing and removes the join guard instead (at
- * start and on every sweep), so members without the plugin can join during a rolling adoption or removal; it still
- * deletes the blob of a removed reference and runs the gc.
+ * <p>In {@link DropInSettings.Mode#PASSIVE passive} mode it moves nothing and removes the join guard once no entry
+ * holds a reference (checked at start and on every sweep, {@link ReferenceCount}), so members without the plugin can
+ * join during a rolling adoption or removal, but never a cluster whose jobs they could not read; it still deletes the
+ * blob of a removed reference and runs the gc.
  * Work for one job id always runs on the same thread (striped), so a delete and a later move of the same id (a job
  * resubmitted with its id) never overlap.
  */
@@ -86,6 +87,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final ScheduledExecutorService sweeper;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
     private final Set<UUID> membersWithPlugin = ConcurrentHashMap.newKeySet();
+    private final String storeIdentity;
     private volatile boolean guardInstalled;
     private volatile long lastMissingWarning;
     private volatile long lastMissing;
@@ -97,7 +99,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile long lastGc;
 
     JobInfoMover(HazelcastInstance instance, SerializationService serialization, JobInfoStore store,
-                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger) {
+                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger,
+                 String storeIdentity) {
+        this.storeIdentity = storeIdentity;
         this.instance = instance;
         this.serialization = serialization;
         this.store = store;
@@ -131,7 +135,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         claims = instance.getMap(CLAIMS);
         view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
         if (passive()) {
-            removeGuard();
+            passiveGuard();
         } else {
             installGuard();
         }
@@ -186,11 +190,37 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
-            map.addInterceptor(new JoinGuardInterceptor());
+            map.addInterceptor(new JoinGuardInterceptor(storeIdentity));
             guardInstalled = true;
         } catch (RuntimeException e) {
             logger.warning("the join guard of " + MAP + " could not be installed on every member (" + e
-                    + "); a member without the jobinfo-store plugin is probably in the cluster: jobs stay inline");
+                    + "); a member without the jobinfo-store plugin, or one whose jobinfo-storage names another store,"
+                    + " is in the cluster: jobs stay inline");
+        }
+    }
+
+    /**
+     * Passive mode: the join guard stays (or is installed) while any member owns an entry holding a reference, and is
+     * removed once none does, so that members without the plugin can join only a cluster whose jobs they can read.
+     * If a member cannot answer (one without the plugin: the guard cannot be installed then anyway), nothing changes.
+     */
+    private void passiveGuard() {
+        long references = 0;
+        try {
+            for (java.util.concurrent.Future<Long> answer : instance.getExecutorService(EXECUTOR)
+                    .submitToAllMembers(new ReferenceCount()).values()) {
+                references += answer.get(30, TimeUnit.SECONDS);
+            }
+        } catch (Exception e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        if (references > 0) {
+            installGuard();
+        } else {
+            removeGuard();
         }
     }
 
@@ -205,6 +235,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void removeGuard() {
         try {
             map.removeInterceptor(JoinGuardInterceptor.ID);
+            guardInstalled = false;
         } catch (RuntimeException e) {
             logger.warning("the join guard of " + MAP + " could not be removed (" + e + "); retrying at the next sweep");
         }
@@ -440,7 +471,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             view.observeMembers();
             boolean passive = passive();
             if (passive) {
-                removeGuard();
+                passiveGuard();
             } else {
                 installGuard();
             }

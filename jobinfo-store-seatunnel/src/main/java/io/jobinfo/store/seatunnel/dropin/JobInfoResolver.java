@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
+import com.hazelcast.spi.impl.operationexecutor.impl.OperationThread;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.VerifiedBlob;
@@ -15,7 +16,15 @@ import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Turns a {@link JobInfoPointer} back into SeaTunnel's {@code JobImmutableInformation}: the job's verified bytes from
@@ -24,36 +33,58 @@ import java.util.concurrent.TimeUnit;
  * is served only for the very pointer it was loaded for (job id, store, length, CRC32C, SHA-256 prefix, codec and
  * initialization timestamp): SeaTunnel reuses job ids, and another instance under the same id is read from the store.
  *
- * <p>Failure: a store that fails (unreachable, throttling) is retried with backoff for
- * {@link DropInSettings#readTimeoutMillis()}: a failed read makes SeaTunnel give up the job's restore. A missing blob,
- * a blob that fails verification or does not match the pointer (length, CRC32C, SHA-256 prefix, codec), and a
- * pointer of another store fail at once. Every failure is a {@link HazelcastSerializationException} naming the job,
- * the location and what to do.
+ * <p><b>Where the store is read.</b> Never on the caller's thread: a load runs on one of the drop-in's reader threads
+ * ({@code jobinfo-dropin-reader-#}), shared by every caller that wants the same pointer meanwhile, and retries a
+ * failing store (unreachable, throttling) with backoff for {@link DropInSettings#readTimeoutMillis()} (10 minutes by
+ * default), so that a store outage shorter than that, across a master switch, ends with the job restored: SeaTunnel
+ * 2.3.8 never retries a failed restore. The caller waits that long on any thread but Hazelcast's partition and
+ * operation threads, which it holds at most {@link DropInSettings#operationThreadWaitMillis()} (5 s by default): such
+ * a call fails then, while the load goes on and its result is cached for the next call. A read that hangs holds a
+ * reader thread, never the caller's.
+ *
+ * <p>Failure: a missing blob, a blob that fails verification or does not match the pointer (length, CRC32C, SHA-256
+ * prefix, codec), and a pointer of another store fail at once. Every failure is a
+ * {@link HazelcastSerializationException} naming the job, the location and what to do.
  */
-final class JobInfoResolver {
+final class JobInfoResolver implements AutoCloseable {
 
     /** What an operator can do about a job whose blob is gone or damaged (SeaTunnel's cancel leaves its entry). */
     static final String WAY_OUT = "put the blob back from a backup, or remove the job's entry from"
             + " engine_runningJobInfo (SeaTunnel's cancel does not remove it; see docs/seatunnel.md)";
-
+    /** Reader threads: loads of distinct jobs that run at once (a restore loads every job). */
+    static final int READER_THREADS = 8;
 
     private final JobInfoStore store;
     /** Payloads by job id, each with the pointer it was loaded for: a hit counts only for that very pointer. */
     private final Cache<Long, CachedPayload> cache;
     private final long maxEntryBytes;
     private final long readTimeoutMillis;
+    private final long operationThreadWaitMillis;
     private final DropInMetrics metrics;
+    private final ExecutorService readers;
+    private final ConcurrentHashMap<JobInfoPointer, CompletableFuture<byte[]>> loading = new ConcurrentHashMap<>();
 
-    JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, DropInMetrics metrics) {
+    JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
+                    DropInMetrics metrics) {
         this.store = store;
         this.maxEntryBytes = cacheConfig.maxEntryBytes();
         this.readTimeoutMillis = readTimeoutMillis;
+        this.operationThreadWaitMillis = operationThreadWaitMillis;
         this.metrics = metrics;
         this.cache = cacheConfig.maxBytes() <= 0 ? null : Caffeine.newBuilder()
                 .maximumWeight(cacheConfig.maxBytes())
                 .weigher((Long id, CachedPayload cached) -> cached.bytes.length)
                 .expireAfterAccess(cacheConfig.expireAfterAccess().toMillis(), TimeUnit.MILLISECONDS)
                 .build();
+        final AtomicInteger n = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(READER_THREADS, READER_THREADS, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<Runnable>(), r -> {
+                    Thread t = new Thread(r, "jobinfo-dropin-reader-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        this.readers = pool;
     }
 
     /** The job {@code pointer} refers to, as SeaTunnel's {@code JobImmutableInformation}. */
@@ -68,10 +99,7 @@ final class JobInfoResolver {
         } else {
             // absent, or the bytes of another instance of this job id (SeaTunnel reuses ids: a restore from a
             // savepoint, a custom id): only the instance this pointer names may be served
-            payload = load(pointer);
-            if (cache != null && payload.length <= maxEntryBytes) {
-                cache.put(pointer.jobId(), new CachedPayload(pointer, payload));
-            }
+            payload = await(pointer);
         }
         return serialization.toObject(new HeapData(payload));
     }
@@ -81,6 +109,79 @@ final class JobInfoResolver {
         if (cache != null) {
             cache.invalidate(jobId);
         }
+    }
+
+    /** Stops the reader threads (a load in progress is interrupted; one that hangs in the kernel stays there). */
+    @Override
+    public void close() {
+        readers.shutdownNow();
+    }
+
+    /** Whether {@code thread} is one of Hazelcast's partition or operation threads (held only briefly). */
+    static boolean isOperationThread(Thread thread) {
+        String name = thread.getName();
+        return thread instanceof OperationThread || name.contains(".partition-operation.")
+                || name.contains(".generic-operation.") || name.contains(".priority-generic-operation.");
+    }
+
+    private byte[] await(JobInfoPointer pointer) {
+        long jobId = pointer.jobId();
+        if (!pointer.storeId().equals(store.storeId())) {
+            metrics.readFailures.incrementAndGet();
+            throw new HazelcastSerializationException("job " + jobId + ": its JobImmutableInformation is in the store"
+                    + " '" + pointer.storeId() + "', but this member's jobinfo-storage is the store '" + store.storeId()
+                    + "' (" + store.location(jobId) + "); give every member the same jobinfo-storage section");
+        }
+        Thread caller = Thread.currentThread();
+        boolean operationThread = isOperationThread(caller);
+        long waitMillis = operationThread ? operationThreadWaitMillis : readTimeoutMillis;
+        CompletableFuture<byte[]> load = loading.computeIfAbsent(pointer, this::startLoad);
+        try {
+            return load.get(waitMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            metrics.readTimeouts.incrementAndGet();
+            throw new HazelcastSerializationException("job " + jobId + ": the store did not return "
+                    + store.location(jobId) + " within " + waitMillis + " ms" + (operationThread
+                    ? " on the Hazelcast thread " + caller.getName() + ", which the drop-in never holds longer ("
+                    + DropInSettings.OPERATION_THREAD_WAIT + "); the load goes on and a later call finds it cached"
+                    : " (" + DropInSettings.READ_TIMEOUT + "); make the store reachable, then resubmit the job"
+                    + " (see docs/seatunnel.md, 'Store outage')"));
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof HazelcastSerializationException) {
+                throw (HazelcastSerializationException) cause;
+            }
+            throw new HazelcastSerializationException("job " + jobId + ": reading " + store.location(jobId)
+                    + " failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            caller.interrupt();
+            throw new HazelcastSerializationException("job " + jobId + ": interrupted while waiting for "
+                    + store.location(jobId), e);
+        }
+    }
+
+    private CompletableFuture<byte[]> startLoad(final JobInfoPointer pointer) {
+        final CompletableFuture<byte[]> result = new CompletableFuture<>();
+        try {
+            readers.execute(() -> {
+                try {
+                    byte[] payload = load(pointer);
+                    if (cache != null && payload.length <= maxEntryBytes) {
+                        cache.put(pointer.jobId(), new CachedPayload(pointer, payload));
+                    }
+                    result.complete(payload);
+                } catch (Throwable t) {
+                    result.completeExceptionally(t);
+                } finally {
+                    loading.remove(pointer, result);
+                }
+            });
+        } catch (RuntimeException rejected) {
+            result.completeExceptionally(new HazelcastSerializationException("job " + pointer.jobId()
+                    + ": the drop-in is stopping; its job cannot be read on this member", rejected));
+            loading.remove(pointer, result);
+        }
+        return result;
     }
 
     /**
@@ -97,14 +198,9 @@ final class JobInfoResolver {
         }
     }
 
+    /** Reads and checks the blob, retrying a failing store until the read timeout; on a reader thread. */
     private byte[] load(JobInfoPointer pointer) {
         long jobId = pointer.jobId();
-        if (!pointer.storeId().equals(store.storeId())) {
-            metrics.readFailures.incrementAndGet();
-            throw new HazelcastSerializationException("job " + jobId + ": its JobImmutableInformation is in the store"
-                    + " '" + pointer.storeId() + "', but this member's jobinfo-storage is the store '" + store.storeId()
-                    + "' (" + store.location(jobId) + "); give every member the same jobinfo-storage section");
-        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(readTimeoutMillis);
         long backoff = 100;
         while (true) {
@@ -130,21 +226,23 @@ final class JobInfoResolver {
                     metrics.readFailures.incrementAndGet();
                     throw new HazelcastSerializationException("job " + jobId + ": the store failed for "
                             + readTimeoutMillis + " ms reading " + store.location(jobId) + ": " + e.getMessage()
-                            + "; make the store reachable, then resubmit the job", e);
+                            + "; make the store reachable, then resubmit the job (see docs/seatunnel.md, 'Store"
+                            + " outage')", e);
                 }
                 metrics.readRetries.incrementAndGet();
-                sleep(backoff);
+                sleep(jobId, backoff);
                 backoff = Math.min(backoff * 2, 5_000);
             }
         }
     }
 
-    private static void sleep(long millis) {
+    private static void sleep(long jobId, long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new HazelcastSerializationException("interrupted while waiting to read a job from the store", e);
+            throw new HazelcastSerializationException("job " + jobId + ": interrupted while waiting to read it from"
+                    + " the store (the drop-in is stopping)", e);
         }
     }
 }

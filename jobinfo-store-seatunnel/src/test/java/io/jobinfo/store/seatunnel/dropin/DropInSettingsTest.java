@@ -42,7 +42,10 @@ class DropInSettingsTest {
         assertThat(s.storage().namespace()).isEqualTo(dir.toString());
         assertThat(s.storage().cache().maxBytes()).isEqualTo(8L << 20);
         assertThat(s.gcGraceMillis()).isEqualTo(30_000);
-        assertThat(s.readTimeoutMillis()).isEqualTo(60_000);
+        assertThat(s.readTimeoutMillis()).as("a store outage up to 10 minutes across a master switch is waited out")
+                .isGreaterThanOrEqualTo(600_000);
+        assertThat(s.operationThreadWaitMillis()).isEqualTo(5_000);
+        assertThat(s.viewWindowMillis()).isEqualTo(600_000);
         assertThat(s.moveThreads()).isEqualTo(2);
     }
 

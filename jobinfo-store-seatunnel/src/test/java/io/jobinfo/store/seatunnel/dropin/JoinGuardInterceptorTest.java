@@ -24,9 +24,10 @@ class JoinGuardInterceptorTest {
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
         try {
             IMap<Long, String> map = member.getMap(JobInfoMover.MAP);
-            String id = map.addInterceptor(new JoinGuardInterceptor());
+            String id = map.addInterceptor(new JoinGuardInterceptor("local 0155aa8a file:///a/"));
             assertThat(id).isEqualTo(JoinGuardInterceptor.ID);
-            assertThat(map.addInterceptor(new JoinGuardInterceptor())).as("one id for every guard").isEqualTo(id);
+            assertThat(map.addInterceptor(new JoinGuardInterceptor("local 0000bbbb file:///b/")))
+                    .as("one id for every guard, whatever its store").isEqualTo(id);
             assertThat(map.removeInterceptor(JoinGuardInterceptor.ID)).isTrue();
             assertThat(map.removeInterceptor(JoinGuardInterceptor.ID)).as("gone").isFalse();
         } finally {

@@ -109,6 +109,7 @@ abstract class CrashTrials {
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Djobinfo.dropin.gc-grace-seconds=3",
+                        "-Djobinfo.dropin.view-window-seconds=20",
                         "-Djobinfo.dropin.test.crash-points=" + points(testClass)));
     }
 

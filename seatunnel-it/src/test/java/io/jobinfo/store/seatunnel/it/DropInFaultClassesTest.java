@@ -49,10 +49,14 @@ import java.util.stream.Stream;
  *   reference without a blob.</li>
  * </ol>
  *
- * <p><b>Partial views.</b>
+ * <p><b>Partial views and a store outage.</b>
  * <ol start="3">
  *   <li>A second cluster (another cluster name) started on the same namespace refuses to start and names the
  *   cluster that holds it; the first cluster's jobs are untouched.</li>
+ *   <li>Configuration drift: a member whose {@code jobinfo-storage} names another store cannot join; and with
+ *   references in the map a passive member keeps the join guard, so a stock member still cannot join.</li>
+ *   <li>The store goes down, the master is killed, and the outage lasts 75 s into the new master's restore: every job
+ *   is RUNNING again once the store is back (the read timeout was 60 s, and SeaTunnel never retries a restore).</li>
  *   <li>A member cut off from the others ({@code SIGSTOP} past the heartbeat timeout, then {@code SIGCONT}) sees a
  *   cluster of its own with a part of the map, and the split brain then merges. No blob of a job the cluster still
  *   runs may be deleted: before the drop-in held its deletes on a partial view, the lone member's gc took the blobs
@@ -66,6 +70,7 @@ class DropInFaultClassesTest {
     static final Path STORE = DIR.resolve("store");
     static final Path POINTS = DIR.resolve("crash-points");
     static final int SPARE = 3;
+    static final int SPARE2 = 4;
 
     static ClusterSpec spec() {
         try {
@@ -81,7 +86,7 @@ class DropInFaultClassesTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return ClusterSpec.stock("st-faults", 3).withSpareMembers(1)
+        return ClusterSpec.stock("st-faults", 3).withSpareMembers(2)
                 .withEngineYaml(DropInLocalStoreTest.storageYaml(STORE))
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
@@ -91,7 +96,7 @@ class DropInFaultClassesTest {
 
     @RegisterExtension
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(DropInFaultClassesTest::spec,
-            Duration.ofSeconds(120), 1);
+            Duration.ofSeconds(120), 2);
 
     @Test
     @Order(1)
@@ -195,22 +200,147 @@ class DropInFaultClassesTest {
         client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
     }
 
+    /**
+     * Configuration drift: a member of the same cluster whose {@code jobinfo-storage} names another namespace (so
+     * another store) cannot join; before the join guard carried the cluster's store identity it joined and became a
+     * fourth member reading and deleting in a store of its own.
+     */
     @Test
     @Order(4)
+    void aMemberWhoseJobinfoStorageNamesAnotherStoreCannotJoin() throws Exception {
+        ClusterClient client = ST.client();
+        awaitActive(client);
+        ClusterSpec drifted = ST.cluster().spec().withEngineYaml(DropInLocalStoreTest.storageYaml(DIR.resolve("other")));
+        ST.cluster().startMember(SPARE, drifted);
+        try {
+            ClusterClient.await(() -> ST.cluster().logTail(SPARE, 200_000)
+                            .contains("differs from the one of the cluster it joins"), Duration.ofSeconds(90),
+                    () -> "the drifted member was not refused; members " + client.members() + "; its log:\n"
+                            + ST.cluster().logTail(SPARE, 5000));
+            Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(60));
+            assertThat(exit).as("the drifted member ends").isNotNull();
+            ClusterClient.await(() -> client.members().size() == 3, Duration.ofSeconds(30),
+                    () -> "members after the drifted member's attempt: " + client.members());
+        } finally {
+            if (ST.cluster().isAlive(SPARE)) {
+                ST.cluster().kill(SPARE);
+            }
+        }
+    }
+
+    /**
+     * The join guard stays in force while references exist, whatever the mix of active and passive members: a passive
+     * member joins, and a stock member (no plugin) still cannot. Before, a passive member removed the guard at its
+     * start, and the stock member joined a cluster whose jobs it could not read.
+     */
+    @Test
+    @Order(5)
+    void withReferencesInTheMapAPassiveMemberKeepsTheJoinGuardAndAStockMemberCannotJoin() throws Exception {
+        ClusterClient client = ST.client();
+        awaitActive(client);
+        Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-guard", 1, 2, true);
+        long id = client.submit(file, "guard");
+        client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+        awaitReference(client, id);
+        ClusterSpec passive = ST.cluster().spec().withEngineYaml(DropInLocalStoreTest.storageYaml(STORE)
+                + "jobinfo-dropin:\n  mode: passive\n");
+        ST.cluster().startMember(SPARE, passive);
+        try {
+            client.awaitClusterSize(4, Duration.ofSeconds(90));
+            ClusterClient.await(() -> client.dropInMetrics().size() == 4 && client.dropInMetrics().values().stream()
+                            .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
+                    () -> "the passive member's drop-in is not active: " + client.dropInMetrics());
+            Thread.sleep(6_000); // three sweeps of the passive member
+            ClusterSpec stock = ST.cluster().spec().withEngineYaml("").withExtraClasspath(List.of());
+            ST.cluster().startMember(SPARE2, stock);
+            // its join fails after the cluster first listed it (as in DropInLocalStoreTest); without the guard it
+            // joins and never logs this
+            ClusterClient.await(() -> ST.cluster().logTail(SPARE2, 200_000).contains("Node could not join cluster"),
+                    Duration.ofSeconds(90), () -> "the stock member did not give up joining; members "
+                            + client.members() + "; its log:\n" + ST.cluster().logTail(SPARE2, 5000));
+            assertThat(ST.cluster().logTail(SPARE2, 200_000)).contains(DropInLocalStoreTest.JOIN_GUARD);
+            ClusterClient.await(() -> client.members().size() == 4, Duration.ofSeconds(30),
+                    () -> "members after the stock member's attempt: " + client.members());
+        } finally {
+            if (ST.cluster().isAlive(SPARE2)) {
+                ST.cluster().kill(SPARE2);
+            }
+            ST.cluster().stop(SPARE);
+        }
+        client.awaitClusterSize(3, Duration.ofSeconds(60));
+        assertThat(client.status(id)).isEqualTo("RUNNING");
+        client.cancelRunning(id);
+        client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+    }
+
+    /**
+     * Store outage across a master switch: the store goes down, the master is killed, and the new master's restore of
+     * every job meets the outage for 75 s (longer than the drop-in's read timeout was, 60 s) before the store comes
+     * back. Every job must be RUNNING again with no operator action: SeaTunnel 2.3.8 never retries a failed restore,
+     * so before the read timeout became 10 minutes these jobs were left unrestored.
+     */
+    @Test
+    @Order(6)
+    void aStoreOutageAcrossAMasterSwitchEndsWithEveryJobRunningAgain() throws Exception {
+        ClusterClient client = ST.client();
+        awaitActive(client);
+        Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-outage", 3, 10, true);
+        List<Long> jobs = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            long id = client.submit(file, "outage-" + i);
+            jobs.add(id);
+        }
+        for (long id : jobs) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+            awaitReference(client, id);
+        }
+        // the store goes down: its directory is replaced by a file, so every read fails ("Not a directory")
+        Path aside = STORE.resolveSibling("store-aside");
+        Files.move(STORE, aside);
+        Files.writeString(STORE, "not a directory: the store is down");
+        int oldMaster = ST.cluster().indexOfPort(client.masterPort());
+        Instant down = Instant.now();
+        try {
+            ST.cluster().kill(oldMaster);
+            client.awaitClusterSize(2, Duration.ofSeconds(60));
+            ClusterClient.await(() -> Duration.between(down, Instant.now()).toSeconds() >= 75,
+                    Duration.ofSeconds(120), () -> "");
+            assertThat(client.dropInTotal("readRetries")).as("reads of the new master retried during the outage")
+                    .isGreaterThan(0);
+        } finally {
+            Files.delete(STORE);
+            Files.move(aside, STORE);
+        }
+        for (long id : jobs) {
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(180));
+        }
+        Map<Long, String> seen = client.jobBytes(jobs);
+        for (long id : jobs) {
+            assertThat(seen.get(id)).as("job %d after the outage", id).startsWith("reference ");
+        }
+        ST.cluster().restart(oldMaster);
+        client.awaitClusterSize(3, Duration.ofSeconds(90));
+        for (long id : jobs) {
+            client.cancelRunning(id);
+            client.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60));
+        }
+    }
+
+    @Test
+    @Order(7)
     void aMemberCutOffFromTheOthersDeletesNoBlobOfAJobTheClusterStillRuns() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
         Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-split", 3, 10, true);
         int master = client.masterPort();
         List<Integer> ports = client.members().stream().map(m -> m.getAddress().getPort()).toList();
+        // entries on every member (ids fall on the partitions of all three; a member just restarted may own none yet)
         java.util.Map<Long, RecordedSubmit> jobs = new java.util.LinkedHashMap<>();
-        for (int port : ports) {
-            for (int i = 0; i < 2; i++) {
-                long id = client.newJobIdOwnedBy(port);
-                RecordedSubmit submit = client.recorded(file, "split-" + port + "-" + i, id);
-                submit.submit();
-                jobs.put(id, submit);
-            }
+        for (int i = 0; i < 6; i++) {
+            long id = client.newJobId();
+            RecordedSubmit submit = client.recorded(file, "split-" + i, id);
+            submit.submit();
+            jobs.put(id, submit);
         }
         for (long id : jobs.keySet()) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));

@@ -75,7 +75,8 @@ class DropInHdfsStoreTest {
         storageYaml = section.replace(GUIDE_NAMENODE, hdfs.uri().toString());
         return ClusterSpec.stock("st-dropin-hdfs", 3).withEngineYaml(storageYaml)
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
-                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
+                        "-Djobinfo.dropin.view-window-seconds=20"));
     }
 
     @RegisterExtension

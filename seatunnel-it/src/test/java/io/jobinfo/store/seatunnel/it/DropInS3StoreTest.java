@@ -71,7 +71,8 @@ class DropInS3StoreTest {
                 s3.secretKey());
         return ClusterSpec.stock("st-dropin-s3", 3).withEngineYaml(yaml)
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
-                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
+                        "-Djobinfo.dropin.view-window-seconds=20"));
     }
 
     @RegisterExtension

@@ -101,7 +101,8 @@ class SeaTunnelAdoptionTest {
         stock = ClusterSpec.stock("st-adopt", 3).withSpareMembers(LONG ? 1 : 0).withMaxNoHeartbeatSeconds(20)
                 .withHazelcastYaml(hazelcastProperties())
                 .withExtraClasspath(List.of(HOME.resolve("lib") + File.separator + "*"))
-                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
+                        "-Djobinfo.dropin.view-window-seconds=20"));
         String engine = Guide.engineSection(use("seatunnel-yaml")).replace(GUIDE_NAMESPACE, STORE.toString());
         withPlugin = stock.withEngineYaml(engine);
         String activeEngine = engine.replace("mode: passive", "mode: active");
