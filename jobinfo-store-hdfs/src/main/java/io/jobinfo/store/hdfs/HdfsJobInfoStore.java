@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
@@ -101,7 +102,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private final String dirPrefix;
     private final String storeId;
     private final Commit commit;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private HdfsJobInfoStore(FileSystem fs, FileSystem ops, Commit commit, UserGroupInformation ugi,
                              boolean keytabLogin, Path dir, String storeId) {
@@ -611,10 +612,9 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() throws JobInfoStoreException {
-        if (closed) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
         try {
             fs.close();
         } catch (IOException e) {
@@ -634,7 +634,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     // ------------------------------------------------------------------------------------------------ helpers
 
     private void checkOpen() throws JobInfoStoreException {
-        if (closed) {
+        if (closed.get()) {
             throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
         }
     }

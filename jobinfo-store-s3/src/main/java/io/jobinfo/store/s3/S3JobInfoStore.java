@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,7 +98,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final String locationBase;
     private final boolean conditionalWrites;
     private volatile int listPageKeys = LIST_PAGE_KEYS;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
         this.s3 = s3;
@@ -553,14 +554,13 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        if (!closed) {
-            closed = true;
+        if (closed.compareAndSet(false, true)) {
             s3.close();
         }
     }
 
     private void checkOpen() throws JobInfoStoreException {
-        if (closed) {
+        if (closed.get()) {
             throw new JobInfoStoreException("The store is closed", null, locationBase);
         }
     }

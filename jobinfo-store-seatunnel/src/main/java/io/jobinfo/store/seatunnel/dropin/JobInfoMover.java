@@ -357,7 +357,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
-            TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB, jobId);
+            DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB, jobId);
             // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
             // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe
             long timestamp = current.getInitializationTimestamp();
@@ -378,12 +378,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
                     header);
             Data reference = serialization.toData(new JobInfoReference(pointer));
-            TestCrashPoints.reached(TestCrashPoints.BEFORE_REPLACE, jobId);
+            DropInSteps.reached(DropInStepListener.Step.BEFORE_REPLACE, jobId);
             boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
             if (replaced) {
                 metrics.moved.incrementAndGet();
                 pending.remove(jobId);
-                TestCrashPoints.reached(TestCrashPoints.AFTER_REPLACE, jobId);
+                DropInSteps.reached(DropInStepListener.Step.AFTER_REPLACE, jobId);
             } else if (!map.containsKey(jobId)) {
                 // the job ended while its blob was written: nothing references the blob
                 pending.remove(jobId);
@@ -440,7 +440,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 return;
             }
             resolver.invalidate(jobId);
-            TestCrashPoints.reached(TestCrashPoints.BEFORE_BLOB_DELETE, jobId);
+            DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB_DELETE, jobId);
             if (store.delete(jobId)) {
                 metrics.blobsDeleted.incrementAndGet();
             }
@@ -560,7 +560,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             locked = claims.tryLock(jobId);
             if (locked && !map.containsKey(jobId) && holdReason(true) == null) {
                 resolver.invalidate(jobId);
-                TestCrashPoints.reached(TestCrashPoints.BEFORE_GC_DELETE, jobId);
+                DropInSteps.reached(DropInStepListener.Step.BEFORE_GC_DELETE, jobId);
                 if (store.delete(jobId)) {
                     metrics.gcDeleted.incrementAndGet();
                 }

@@ -90,7 +90,7 @@ final class JobInfoResolver implements AutoCloseable {
     /** The job {@code pointer} refers to, as SeaTunnel's {@code JobImmutableInformation}. */
     Object resolve(JobInfoPointer pointer, SerializationService serialization) {
         metrics.reads.incrementAndGet();
-        TestCrashPoints.reached(TestCrashPoints.RESOLVE, pointer.jobId());
+        DropInSteps.reached(DropInStepListener.Step.RESOLVE, pointer.jobId());
         CachedPayload cached = cache == null ? null : cache.getIfPresent(pointer.jobId());
         byte[] payload;
         if (cached != null && cached.pointer.equals(pointer)) {

@@ -14,8 +14,8 @@ import java.io.ObjectInputStream;
  * cluster" and shuts down, so it never becomes master of jobs it could not read. A member with the jar but without
  * configuration never gets that far ({@link DropInService}).
  *
- * <p>Its {@code interceptPut} also hosts the test-only {@link TestCrashPoints#BEFORE_PUT} seam (off unless the
- * member runs with {@value TestCrashPoints#PROPERTY}).
+ * <p>Its {@code interceptPut} also tells the {@link DropInStepListener}s of {@link DropInStepListener.Step#BEFORE_PUT}
+ * (none by default).
  *
  * <p>It also carries the store identity of the member that installed it ({@link DropInService#storeIdentity()}: type,
  * store id and namespace). A joining member with the plugin whose own {@code jobinfo-storage} names another store
@@ -78,7 +78,7 @@ public final class JoinGuardInterceptor implements MapInterceptor {
     public Object interceptPut(Object oldValue, Object newValue) {
         if (oldValue == null) {
             // a new entry (SeaTunnel's inline put at submit), before it lands; a no-op unless a test turned it on
-            TestCrashPoints.reached(TestCrashPoints.BEFORE_PUT, -1);
+            DropInSteps.reached(DropInStepListener.Step.BEFORE_PUT, -1);
         }
         return null;
     }

@@ -47,8 +47,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * this cluster) must leave no blob without entry. One cluster serves every trial of a class; at most
  * {@link #MAX_RUNNING} streaming jobs (3 tables of 10 columns) run at a time.
  *
- * <p>Precise points use the drop-in's test-only seam ({@code TestCrashPoints}, on only with
- * {@code -Djobinfo.dropin.test.crash-points}): the member parks there and the test kills it after a random delay.
+ * <p>Precise points use the test-only {@link CrashPointParker} (a {@code DropInStepListener} of this module's test
+ * code, on only with {@code -Djobinfo.dropin.test.crash-points}): the member parks there and the test kills it after a random delay.
  * "Random instant" trials use no seam: the master is killed at a uniformly random time inside the submit. Job ids are
  * drawn so that the master owns the job's entry (the member that moves the job is then the one killed).
  *

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 
 /**
  * Fault classes of the drop-in on the real SeaTunnel 2.3.8 engine (3 member processes, local store, drop-in gc grace
- * 3 s, the test-only crash-point seam on). Each test failed before the fix it guards (see the commit messages).
+ * 3 s, the test-only {@link CrashPointParker} on). Each test failed before the fix it guards (see the commit messages).
  *
  * <p><b>Reused job ids.</b> SeaTunnel reuses ids by design (a stop with a savepoint and its restore with {@code -r},
  * {@code --set-job-id}, REST {@code submit-job?jobId=}); every member must resolve the instance the map's reference
@@ -43,7 +43,7 @@ import java.util.stream.Stream;
  *   drop-in's cache was checked against the reference's content (CRC32C, SHA-256 prefix, timestamp), the two members
  *   that did not own the entry served the first instance's cached bytes: same length, other job.</li>
  *   <li>The drop-in's gc finds a blob with no entry (as a crash between a removal and its delete leaves it) and is
- *   held by the crash-point seam between its decision and its delete, while a job is submitted under that very id on
+ *   held by the {@link CrashPointParker} between its decision and its delete, while a job is submitted under that very id on
  *   another member. When the gc goes on, the new job's blob must still be there. Without the per-id claim lock that
  *   gc, move and delete share, the move replaced the old blob and the gc then deleted the new job's blob: a
  *   reference without a blob.</li>

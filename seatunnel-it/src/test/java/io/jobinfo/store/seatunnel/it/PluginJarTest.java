@@ -44,6 +44,10 @@ class PluginJarTest {
                 }
             }
             assertThat(foreign).as("classes neither ours nor relocated").isEmpty();
+            // test seams stay in test code: the jar users install cannot park a member (issue 23 item 4)
+            assertThat(classes).as("test seams in the jar users install")
+                    .noneMatch(c -> c.contains("CrashPoint") || c.contains(".Test") || c.endsWith("Test"));
+            assertThat(listings).doesNotContain("META-INF/services/io.jobinfo.store.seatunnel.dropin.DropInStepListener");
             assertThat(listings).contains("META-INF/services/com.hazelcast.SerializerHook",
                     "META-INF/services/com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider",
                     "META-INF/services/io.jobinfo.store.spi.JobInfoStoreFactory");

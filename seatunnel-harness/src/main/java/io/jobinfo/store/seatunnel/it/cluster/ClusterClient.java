@@ -103,15 +103,31 @@ public final class ClusterClient implements AutoCloseable {
         return owner == null ? -1 : owner.getAddress().getPort();
     }
 
-    /** A fresh job id whose entry the member on {@code port} owns (ids drawn until one fits, at most 2000). */
+    /**
+     * A fresh job id whose entry the member on {@code port} owns (ids drawn until one fits, at most 2000 per round).
+     * A cluster that has just formed (or a member that has just joined) may not own partitions yet: the map is
+     * touched, which makes the master assign them, and the draw is repeated for up to 60 s.
+     */
     public long newJobIdOwnedBy(int port) {
-        for (int i = 0; i < 2000; i++) {
-            long id = newJobId();
-            if (partitionOwnerPort(id) == port) {
-                return id;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            runningJobInfo().size(); // assigns the partitions if none is yet
+            for (int i = 0; i < 2000; i++) {
+                long id = newJobId();
+                if (partitionOwnerPort(id) == port) {
+                    return id;
+                }
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("no job id owned by the member on port " + port + " in 60 s");
+            }
+            try {
+                Thread.sleep(1_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted", e);
             }
         }
-        throw new IllegalStateException("no job id owned by the member on port " + port + " in 2000 tries");
     }
 
     /** Whether the cluster is safe (every partition has owner and backup), asked of one member. */

@@ -1,0 +1,86 @@
+package io.jobinfo.store.seatunnel.it;
+
+import io.jobinfo.store.seatunnel.dropin.DropInStepListener;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Test code that runs inside the member processes of the drop-in tests (their classpath holds this module's test
+ * classes, and {@code META-INF/services} names this class as a {@link DropInStepListener}): it lets a test park a
+ * member at a precise step of the drop-in's work, to kill it there ({@code kill -9}) or to race it. Off unless the
+ * member's JVM runs with the system property {@value #PROPERTY} naming a directory; the drop-in's jar has no part of it.
+ *
+ * <p>Protocol (files in that directory, shared by the test and every member):
+ * <ol>
+ *   <li>the test arms a step by writing {@code arm-<step id>} holding a job id, or {@code *} for any job, optionally
+ *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms;</li>
+ *   <li>the first member thread that reaches that step for a matching job claims it by renaming the arm file (atomic:
+ *   one claimer only), writes {@code reached-<step id>} holding {@code <pid> <jobId>}, and sleeps, waiting to be
+ *   killed;</li>
+ *   <li>if it is not killed by then it carries on as if nothing happened.</li>
+ * </ol>
+ * Failure: any I/O error of the parker itself is ignored (the drop-in carries on); it never throws.
+ */
+public final class CrashPointParker implements DropInStepListener {
+
+    /** The system property that turns the parker on: a directory. */
+    static final String PROPERTY = "jobinfo.dropin.test.crash-points";
+    static final long HOLD_MILLIS = 60_000;
+
+    private static final Path DIR = dir();
+
+    private static Path dir() {
+        String value = System.getProperty(PROPERTY);
+        return value == null || value.trim().isEmpty() ? null : Paths.get(value.trim());
+    }
+
+    @Override
+    public void reached(Step step, long jobId) {
+        if (DIR == null) {
+            return;
+        }
+        String point = step.id();
+        try {
+            Path arm = DIR.resolve("arm-" + point);
+            String armed;
+            try {
+                armed = new String(Files.readAllBytes(arm), StandardCharsets.UTF_8).trim();
+            } catch (NoSuchFileException notArmed) {
+                return;
+            }
+            String[] words = armed.split("\\s+");
+            if (!words[0].equals("*") && !words[0].equals(Long.toString(jobId))) {
+                return;
+            }
+            long hold = HOLD_MILLIS;
+            if (words.length > 1 && words[1].startsWith("hold=")) {
+                hold = Long.parseLong(words[1].substring("hold=".length()));
+            }
+            String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+            try {
+                Files.move(arm, DIR.resolve("claimed-" + point + "-" + pid + "-" + System.nanoTime()),
+                        StandardCopyOption.ATOMIC_MOVE);
+            } catch (NoSuchFileException | FileAlreadyExistsException | AtomicMoveNotSupportedException lost) {
+                return;
+            }
+            Path tmp = DIR.resolve(".reached-" + point + "-" + pid);
+            Files.write(tmp, (pid + " " + jobId).getBytes(StandardCharsets.UTF_8));
+            Files.move(tmp, DIR.resolve("reached-" + point), StandardCopyOption.ATOMIC_MOVE,
+                    StandardCopyOption.REPLACE_EXISTING);
+            Thread.sleep(hold);
+        } catch (IOException | NumberFormatException ignored) {
+            // the parker never disturbs the drop-in
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
