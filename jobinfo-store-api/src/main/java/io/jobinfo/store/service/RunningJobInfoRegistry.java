@@ -240,8 +240,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 }
                 n += r;
             }
-            if (header.equals(EnvelopeHeader.parse(head, n))) {
-                return;
+            if (header.describesSameBlob(EnvelopeHeader.parse(head, n))) {
+                return; // (the stored blob may carry the timestamp of an earlier identical submit: ALREADY_PRESENT)
             }
             throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id was"
                     + " replaced by another between the blob write and the pointer write");

@@ -74,6 +74,18 @@ public final class DropInService implements ManagedService {
      * @throws InvalidConfigurationException the configuration is invalid (every problem listed)
      */
     static DropInService create(NodeEngine nodeEngine, Properties system) {
+        try {
+            return open(nodeEngine, system);
+        } catch (RuntimeException refused) {
+            // Hazelcast prints the exception on stderr only and SeaTunnel's log says 'Terminating forcefully': the
+            // reason goes to the member's log too (configuration messages never hold a credential)
+            nodeEngine.getLogger(DropInService.class).severe("jobinfo-store drop-in refuses to start this member: "
+                    + refused.getMessage());
+            throw refused;
+        }
+    }
+
+    private static DropInService open(NodeEngine nodeEngine, Properties system) {
         DropInSettings settings = DropInSettings.load(system);
         MeterRegistry meters = new SimpleMeterRegistry();
         JobInfoStore store;
@@ -93,8 +105,12 @@ public final class DropInService implements ManagedService {
         }
         DropInService service = new DropInService(nodeEngine, settings, store, meters);
         BY_SERIALIZATION.put(nodeEngine.getSerializationService(), service);
-        service.logger.info("jobinfo-store drop-in active: store '" + store.storeId() + "' (" + store.type() + ", "
-                + store.location(0).replace("0000000000000000.jobinfo", "") + ") from " + settings.source());
+        service.logger.info("jobinfo-store drop-in started in " + settings.mode().name().toLowerCase(java.util.Locale.ROOT)
+                + " mode: store '" + store.storeId() + "' (" + store.type() + ", "
+                + store.location(0).replace("0000000000000000.jobinfo", "") + ") from " + settings.source()
+                + (settings.mode() == DropInSettings.Mode.PASSIVE ? "; moves no job, admits members without the plugin"
+                + " while no entry holds a reference" : "; moves every job to the store once every member has the"
+                + " plugin"));
         return service;
     }
 

@@ -252,6 +252,9 @@ class DropInLocalStoreTest {
         String log = ST.cluster().logTail(SPARE, 20_000);
         assertThat(exit).as("exit code of the unconfigured member; log:\n%s", log).isNotNull().isNotZero();
         assertThat(log).contains("has no jobinfo-storage section under seatunnel.engine");
+        // the reason is in the member's log at ERROR (issue 26: a refusal showed only on stderr)
+        assertThat(log).containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
+                + ".*has no jobinfo-storage section");
         assertThat(ST.client().members()).hasSize(3);
         for (long id : JOBS.values()) {
             assertThat(ST.client().status(id)).isEqualTo("RUNNING");
@@ -304,7 +307,9 @@ class DropInLocalStoreTest {
                 .contains("jobinfo-storage.colour: unknown key")
                 .contains("jobinfo-storage.cache.max-bytes")
                 .contains("path traversal is not allowed")
-                .contains("jobinfo.dropin.move-threads=0");
+                .contains("jobinfo.dropin.move-threads=0")
+                .containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
+                        + "Invalid jobinfo-storage configuration");
         assertThat(ST.client().members()).hasSize(3);
     }
 

@@ -59,6 +59,10 @@ class StockEngineBaselineTest {
             long submitMillis = (System.nanoTime() - t0) / 1_000_000;
             JOBS.put(tables, jobId);
             client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
+            // right after the cluster formed, a partition's backup replica may still be migrating to its member
+            // (fresh-clone CI: 0 backup entries 2 s into the run): the backup is counted once it is there
+            ClusterClient.await(() -> client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before)
+                    .backupEntries() >= 1, Duration.ofSeconds(30), () -> "no backup entry of job " + jobId);
             MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
             long jobBytes = client.storedJobBytes(jobId);
 
