@@ -3,6 +3,7 @@ package io.jobinfo.store.cli.ops;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.seatunnel.dropin.DropInModeProbe;
 import io.jobinfo.store.seatunnel.dropin.PluginPresence;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,6 +45,38 @@ final class DropInPresence {
                     + " drop-in (no plugin jar in lib/, or no jobinfo-storage section); a member without it could"
                     + " not read the references migrate writes: restart every member with the plugin first"
                     + " (docs/seatunnel.md); nothing was changed");
+        }
+    }
+
+    /**
+     * Before {@code migrate --rollback} on SeaTunnel's map: no member may run the drop-in in active mode, which would
+     * move the inline jobs straight back to the store. A member without the plugin cannot answer: it runs no drop-in.
+     *
+     * @throws OpsException (exit 2, nothing changed) naming every active member and what to do
+     */
+    static void requireNoneActive(HazelcastInstance client) {
+        List<String> active = new ArrayList<>();
+        for (Member member : client.getCluster().getMembers()) {
+            String mode;
+            try {
+                mode = client.getExecutorService(PluginPresence.EXECUTOR)
+                        .submitToMember(new DropInModeProbe(), member).get(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "interrupted while asking " + member
+                        + " for its drop-in's mode; nothing was changed");
+            } catch (Exception e) {
+                mode = "none"; // a member without the plugin jar cannot even read the question
+            }
+            if ("active".equals(mode)) {
+                active.add(member.getAddress().toString());
+            }
+        }
+        if (!active.isEmpty()) {
+            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "members " + active + " run the jobinfo-store drop-in"
+                    + " in active mode, which moves inline jobs straight back to the store: restart every member with"
+                    + " seatunnel.engine.jobinfo-dropin.mode: passive first (docs/seatunnel.md, removal); nothing was"
+                    + " changed");
         }
     }
 }

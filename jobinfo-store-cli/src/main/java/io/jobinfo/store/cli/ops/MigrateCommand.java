@@ -21,7 +21,9 @@ import picocli.CommandLine.Option;
         description = "Moves every inline job of the job map to the store and leaves a pointer in its place "
                 + "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator, "
                 + "idempotent and resumable: run it again after any interruption until it reports nothing failed. "
-                + "--rollback turns pointers back into inline values. Do not run migrate and rollback at once.",
+                + "--rollback turns pointers back into inline values. Do not run migrate and rollback at once. "
+                + "With --value-format seatunnel, migrate refuses while a member lacks the drop-in, and --rollback "
+                + "while a member runs it in active mode (exit 2, nothing changed).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
             "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
@@ -79,6 +81,9 @@ public final class MigrateCommand extends OpsCommand {
         try (OpsSession session = OpsSession.open(connection)) {
             if (valueFormat.valueFormat == ValueFormatOption.Choice.seatunnel && !rollback && !dryRun) {
                 DropInPresence.requireEverywhere(session.client());
+            }
+            if (valueFormat.valueFormat == ValueFormatOption.Choice.seatunnel && rollback) {
+                DropInPresence.requireNoneActive(session.client());
             }
             ProgressDisplay display = new ProgressDisplay(err(), progress, verb);
             Migrator migrator = Migrator.builder(session.map(), session.store())
