@@ -3,16 +3,15 @@ package io.jobinfo.store.cli.ops;
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
 import io.jobinfo.store.cli.JobInfoStoreCli;
-import io.jobinfo.store.seatunnel.dropin.DropInModeProbe;
-import io.jobinfo.store.seatunnel.dropin.PluginPresence;
+import io.jobinfo.store.seatunnel.dropin.DropInMembers;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 
 /**
- * Before {@code migrate --value-format seatunnel} writes references into SeaTunnel's map: every member must run the
- * jobinfo-store drop-in, or a member without it (a rolling adoption not finished) could become master of jobs it
- * cannot read. Asked of each member with {@link PluginPresence}; a stock member cannot even deserialize the question.
+ * What {@code migrate --value-format seatunnel} checks of the members before it touches SeaTunnel's map, read from
+ * the drop-in's own member registry ({@link DropInMembers}): nothing is sent to a member, so a stock member logs no
+ * error for a question it could not read.
  */
 final class DropInPresence {
 
@@ -20,24 +19,16 @@ final class DropInPresence {
     }
 
     /**
+     * Before {@code migrate} writes references: every member must run the drop-in, or a member without it (a rolling
+     * adoption not finished) could become master of jobs it cannot read.
+     *
      * @throws OpsException (exit 2, nothing changed) naming every member that does not run the drop-in
      */
     static void requireEverywhere(HazelcastInstance client) {
         List<String> missing = new ArrayList<>();
-        for (Member member : client.getCluster().getMembers()) {
-            boolean present;
-            try {
-                present = client.getExecutorService(PluginPresence.EXECUTOR)
-                        .submitToMember(new PluginPresence(), member).get(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "interrupted while asking " + member
-                        + " whether it runs the jobinfo-store drop-in; nothing was changed");
-            } catch (Exception e) {
-                present = false;
-            }
-            if (!present) {
-                missing.add(member.getAddress().toString());
+        for (Map.Entry<Member, String> e : modes(client).entrySet()) {
+            if (e.getValue() == null) {
+                missing.add(e.getKey().getAddress().toString());
             }
         }
         if (!missing.isEmpty()) {
@@ -49,27 +40,16 @@ final class DropInPresence {
     }
 
     /**
-     * Before {@code migrate --rollback} on SeaTunnel's map: no member may run the drop-in in active mode, which would
-     * move the inline jobs straight back to the store. A member without the plugin cannot answer: it runs no drop-in.
+     * Before {@code migrate --rollback}: no member may run the drop-in in active mode, which would move the inline
+     * jobs straight back to the store.
      *
      * @throws OpsException (exit 2, nothing changed) naming every active member and what to do
      */
     static void requireNoneActive(HazelcastInstance client) {
         List<String> active = new ArrayList<>();
-        for (Member member : client.getCluster().getMembers()) {
-            String mode;
-            try {
-                mode = client.getExecutorService(PluginPresence.EXECUTOR)
-                        .submitToMember(new DropInModeProbe(), member).get(30, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "interrupted while asking " + member
-                        + " for its drop-in's mode; nothing was changed");
-            } catch (Exception e) {
-                mode = "none"; // a member without the plugin jar cannot even read the question
-            }
-            if ("active".equals(mode)) {
-                active.add(member.getAddress().toString());
+        for (Map.Entry<Member, String> e : modes(client).entrySet()) {
+            if ("active".equals(e.getValue())) {
+                active.add(e.getKey().getAddress().toString());
             }
         }
         if (!active.isEmpty()) {
@@ -77,6 +57,15 @@ final class DropInPresence {
                     + " in active mode, which moves inline jobs straight back to the store: restart every member with"
                     + " seatunnel.engine.jobinfo-dropin.mode: passive first (docs/seatunnel.md, removal); nothing was"
                     + " changed");
+        }
+    }
+
+    private static Map<Member, String> modes(HazelcastInstance client) {
+        try {
+            return DropInMembers.modes(client);
+        } catch (RuntimeException e) {
+            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading which members run the jobinfo-store"
+                    + " drop-in (map " + DropInMembers.MAP + ") failed: " + e + "; nothing was changed");
         }
     }
 }

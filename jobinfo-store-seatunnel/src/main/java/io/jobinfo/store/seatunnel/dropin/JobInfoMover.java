@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,11 +87,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final ScheduledExecutorService[] stripes;
     private final ScheduledExecutorService sweeper;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
-    private final Set<UUID> membersWithPlugin = ConcurrentHashMap.newKeySet();
     private final String storeIdentity;
     private volatile boolean guardInstalled;
     private volatile long lastMissingWarning;
-    private volatile long lastMissing;
+    private volatile long lastMembersCheck;
+    private volatile Set<Member> lastMembersChecked;
+    private volatile Member lastMissingMember;
     private volatile IMap<Long, JobInfo> map;
     private volatile IMap<Long, Boolean> claims;
     private volatile ClusterViewGuard view;
@@ -134,6 +136,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         map = instance.getMap(MAP);
         claims = instance.getMap(CLAIMS);
         view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
+        DropInMembers.register(instance, settings.mode(), storeIdentity);
         if (passive()) {
             passiveGuard();
         } else {
@@ -169,6 +172,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         ClusterViewGuard v = view;
         if (v != null) {
             v.close();
+            DropInMembers.unregister(instance);
         }
         IMap<Long, JobInfo> m = map;
         UUID id = listenerId;
@@ -202,9 +206,13 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /**
      * Passive mode: the join guard stays (or is installed) while any member owns an entry holding a reference, and is
      * removed once none does, so that members without the plugin can join only a cluster whose jobs they can read.
-     * If a member cannot answer (one without the plugin: the guard cannot be installed then anyway), nothing changes.
+     * While a member without the drop-in is in the cluster (the guard cannot be installed then anyway), nothing
+     * changes and nothing is asked of it.
      */
     private void passiveGuard() {
+        if (firstMemberWithoutTheDropIn() != null) {
+            return; // a member without the drop-in is in: nothing is asked of it, and no guard could be installed
+        }
         long references = 0;
         try {
             for (java.util.concurrent.Future<Long> answer : instance.getExecutorService(EXECUTOR)
@@ -242,40 +250,42 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     /**
-     * Whether every other member runs the drop-in ({@link PluginPresence}); answers are kept per member id. While
-     * one does not, no job is moved: it could become master and would not read references.
+     * Whether every other member runs the drop-in ({@link DropInMembers}). While one does not, no job is moved: it
+     * could become master and would not read references. A missing member is warned about at most once a minute.
      */
     private boolean everyMemberHasThePlugin() {
-        if (System.currentTimeMillis() - lastMissing < settings.sweepIntervalMillis()) {
-            // asked a moment ago and one was missing: do not ask again for every inline job
-            metrics.blockedByMemberWithoutPlugin.incrementAndGet();
-            return false;
+        Member missing = firstMemberWithoutTheDropIn();
+        if (missing == null) {
+            return true;
         }
-        for (Member member : instance.getCluster().getMembers()) {
-            if (member.localMember() || membersWithPlugin.contains(member.getUuid())) {
-                continue;
-            }
-            boolean present;
-            try {
-                present = instance.getExecutorService(EXECUTOR).submitToMember(new PluginPresence(), member)
-                        .get(30, TimeUnit.SECONDS);
-            } catch (Exception e) {
-                present = false;
-            }
-            if (!present) {
-                metrics.blockedByMemberWithoutPlugin.incrementAndGet();
-                long now = System.currentTimeMillis();
-                lastMissing = now;
-                if (now - lastMissingWarning > 60_000) {
-                    lastMissingWarning = now;
-                    logger.warning("member " + member + " does not run the jobinfo-store drop-in (no plugin jar):"
-                            + " jobs stay inline in " + MAP + " until every member has it");
-                }
-                return false;
-            }
-            membersWithPlugin.add(member.getUuid());
+        metrics.blockedByMemberWithoutPlugin.incrementAndGet();
+        long now = System.currentTimeMillis();
+        if (now - lastMissingWarning > 60_000) {
+            lastMissingWarning = now;
+            logger.warning("member " + missing + " does not run the jobinfo-store drop-in (no plugin jar): jobs stay"
+                    + " inline in " + MAP + " until every member has it");
         }
-        return true;
+        return false;
+    }
+
+    /** A current member with no drop-in entry, or null; the lookup is cached for a sweep interval. */
+    private Member firstMemberWithoutTheDropIn() {
+        long now = System.currentTimeMillis();
+        if (now - lastMembersCheck < settings.sweepIntervalMillis() && instance.getCluster().getMembers().equals(
+                lastMembersChecked)) {
+            return lastMissingMember;
+        }
+        Member missing = null;
+        for (Map.Entry<Member, String> e : DropInMembers.modes(instance).entrySet()) {
+            if (e.getValue() == null && !e.getKey().localMember()) {
+                missing = e.getKey();
+                break;
+            }
+        }
+        lastMembersChecked = instance.getCluster().getMembers();
+        lastMissingMember = missing;
+        lastMembersCheck = now;
+        return missing;
     }
 
     static final String EXECUTOR = "jobinfo-store-dropin";
@@ -469,6 +479,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void sweep() {
         try {
             view.observeMembers();
+            DropInMembers.register(instance, settings.mode(), storeIdentity);
+            if (isMaster()) {
+                DropInMembers.forgetDeparted(instance);
+            }
             boolean passive = passive();
             if (passive) {
                 passiveGuard();
