@@ -1,7 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.cli.embedded.Directories;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.embedded.Directories;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;

@@ -1,8 +1,8 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.cli.embedded.InJvmHdfs;
-import io.jobinfo.store.cli.embedded.InJvmS3Server;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.embedded.InJvmHdfs;
+import io.jobinfo.store.demo.embedded.InJvmS3Server;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.function.Function;

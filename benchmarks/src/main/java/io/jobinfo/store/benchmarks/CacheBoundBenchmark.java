@@ -1,11 +1,11 @@
 package io.jobinfo.store.benchmarks;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.jobinfo.store.cli.embedded.Directories;
-import io.jobinfo.store.cli.embedded.InJvmCluster;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.embedded.Directories;
+import io.jobinfo.store.demo.embedded.InJvmCluster;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;

@@ -1,7 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.cli.embedded.InJvmS3Server;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.embedded.InJvmS3Server;
 import java.nio.file.Path;
 
 /**

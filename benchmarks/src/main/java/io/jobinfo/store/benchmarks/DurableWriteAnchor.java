@@ -1,6 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.cli.embedded.Directories;
+import io.jobinfo.store.demo.embedded.Directories;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,8 +1,8 @@
 package io.jobinfo.store.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.jobinfo.store.cli.engine.EngineDemoSummary;
-import io.jobinfo.store.cli.engine.EngineHarness;
+import io.jobinfo.store.demo.engine.EngineDemoSummary;
+import io.jobinfo.store.demo.engine.EngineHarness;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

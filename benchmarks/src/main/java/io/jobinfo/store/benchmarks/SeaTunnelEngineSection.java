@@ -1,6 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.cli.engine.EngineDemoSummary;
+import io.jobinfo.store.demo.engine.EngineDemoSummary;
 import java.util.List;
 import java.util.Locale;
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.demo.DemoCli;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,8 +24,9 @@ import picocli.CommandLine;
 
 /**
  * Every ```bash block is valid bash ({@code bash -n}); every command line in it that starts with
- * {@code bin/jobinfo-store} is parsed by the real picocli command line of the tool (parsed, not run: the ops commands
- * need a live cluster); lines of other tools are limited to a short list of external tools, which are only
+ * {@code bin/jobinfo-store} is parsed by the real picocli command line of the tool, the demo module's launcher (the ops
+ * CLI's commands plus {@code demo}, what {@code bin/jobinfo-store} runs; parsed, not run: the ops commands need a live
+ * cluster); lines of other tools are limited to a short list of external tools, which are only
  * syntax-checked. README.md's first bash block is exactly the two commands {@code .ci/run} runs from it, and the demo
  * it advertises runs (small) against a store configured with a documented YAML example.
  */
@@ -60,7 +61,7 @@ class CommandExamplesTest {
                     List<String> args = command.subList(1, command.size());
                     CommandLine.ParseResult result;
                     try {
-                        result = JobInfoStoreCli.commandLine().parseArgs(args.toArray(String[]::new));
+                        result = DemoCli.commandLine().parseArgs(args.toArray(String[]::new));
                     } catch (CommandLine.ParameterException e) {
                         fail(block + ": `" + String.join(" ", command) + "` does not parse: " + e.getMessage());
                         return;
@@ -86,9 +87,19 @@ class CommandExamplesTest {
     void theParsingIsLive() {
         // an option the tool does not have must fail to parse, so the test above can fail
         List<String> wrong = commands("bin/jobinfo-store demo --stores local\n").get(0);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> JobInfoStoreCli.commandLine()
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DemoCli.commandLine()
                         .parseArgs(wrong.subList(1, wrong.size()).toArray(String[]::new)))
                 .isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining("--stores");
+    }
+
+    /** The command line the lines above are parsed with is the one {@code bin/jobinfo-store} runs. */
+    @Test
+    void theLauncherRunsTheDemoModulesJarWhoseMainIsTheParsedCommandLine() {
+        String launcher = Docs.read("bin/jobinfo-store");
+        assertThat(launcher).contains("jobinfo-store-demo/target/jobinfo-store-demo.jar")
+                .contains("-pl jobinfo-store-demo -am package");
+        assertThat(Docs.read("jobinfo-store-demo/pom.xml")).contains("<mainClass>" + DemoCli.class.getName()
+                + "</mainClass>");
     }
 
     /** README's first bash block: two commands, the second is what .ci/run runs (asked from .ci/run itself). */
@@ -128,7 +139,7 @@ class CommandExamplesTest {
 
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = JobInfoStoreCli.commandLine();
+        CommandLine cli = DemoCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         int exit = cli.execute("demo", "--storage-config", config.toString(), "--jobs", "6", "--blob-size", "20KiB",

@@ -1,16 +1,19 @@
 package io.jobinfo.store.cli;
 
+import io.jobinfo.store.cli.ops.GcCommand;
+import io.jobinfo.store.cli.ops.InspectCommand;
+import io.jobinfo.store.cli.ops.MigrateCommand;
+import io.jobinfo.store.cli.ops.RebuildPointersCommand;
+import io.jobinfo.store.cli.ops.VerifyCommand;
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
         header = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
-        description = "Runs the demo, or migrates, verifies, collects garbage of, inspects and rebuilds the pointers"
-                + " of the job map and store of a running cluster. Run a command with --help for its options.",
-        subcommands = {DemoCommand.class, io.jobinfo.store.cli.ops.MigrateCommand.class,
-            io.jobinfo.store.cli.ops.VerifyCommand.class, io.jobinfo.store.cli.ops.GcCommand.class,
-            io.jobinfo.store.cli.ops.InspectCommand.class, io.jobinfo.store.cli.ops.RebuildPointersCommand.class},
+        description = "Migrates, verifies, collects garbage of, inspects and rebuilds the pointers of the job map and"
+                + " store of a running cluster. Run a command with --help for its options.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:success", "1:the command ran and found problems (failed jobs, orphans, corrupt blobs)",
             "2:invalid arguments or configuration", "3:a cluster or store could not be reached",
@@ -27,6 +30,10 @@ public final class JobInfoStoreCli implements Runnable {
     /** Columns of every help text. */
     public static final int USAGE_WIDTH = 100;
 
+    /** The ops commands, in the order the help lists them. */
+    private static final List<Class<?>> OPS_COMMANDS = List.of(MigrateCommand.class, VerifyCommand.class,
+            GcCommand.class, InspectCommand.class, RebuildPointersCommand.class);
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -40,8 +47,24 @@ public final class JobInfoStoreCli implements Runnable {
     }
 
     public static CommandLine commandLine() {
+        return commandLine(new Object[0]);
+    }
+
+    /**
+     * The command line with {@code firstCommands} ({@code @Command} objects or classes) listed before the ops commands,
+     * under the same exit codes, exception handling and help layout: the {@code jobinfo-store-demo} module adds its
+     * {@code demo} command this way.
+     */
+    public static CommandLine commandLine(Object... firstCommands) {
         CommandLine cli = new CommandLine(new JobInfoStoreCli());
-        // the same layout on every terminal and in every pipe: picocli wraps descriptions at this width
+        for (Object command : firstCommands) {
+            cli.addSubcommand(command);
+        }
+        for (Class<?> command : OPS_COMMANDS) {
+            cli.addSubcommand(command);
+        }
+        // the same layout on every terminal and in every pipe: picocli wraps descriptions at this width (set after the
+        // subcommands are added: picocli applies these settings to the subcommands present at the call)
         cli.setUsageHelpAutoWidth(false);
         cli.setUsageHelpWidth(USAGE_WIDTH);
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {

@@ -14,13 +14,24 @@ import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * The help of every command: a one-sentence summary, descriptions picocli wraps itself (one string per paragraph,
- * whole sentences) at 100 columns whatever the terminal, and the exit codes.
+ * whole sentences) at 100 columns whatever the terminal, and the exit codes. Public for the demo module, whose
+ * launcher adds {@code demo} to these commands and checks them all again (its {@code DemoHelpTest}).
  */
-class HelpTest {
+public class HelpTest {
 
-    private static String help(String... args) {
+    /** The command line whose help is checked. */
+    protected CommandLine commandLine() {
+        return JobInfoStoreCli.commandLine();
+    }
+
+    /** Commands it must have. */
+    protected List<String> expectedCommands() {
+        return List.of("migrate", "verify", "gc", "inspect", "rebuild-pointers");
+    }
+
+    private String help(String... args) {
         StringWriter out = new StringWriter();
-        CommandLine cli = JobInfoStoreCli.commandLine();
+        CommandLine cli = commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(new StringWriter(), true));
         assertThat(cli.execute(args)).as(String.join(" ", args)).isZero();
@@ -63,13 +74,13 @@ class HelpTest {
     }
 
     @Test
-    void everyCommandHasASentenceSummaryCleanWrappingAt100ColumnsAndItsExitCodes() {
-        CommandLine root = JobInfoStoreCli.commandLine();
+    public void everyCommandHasASentenceSummaryCleanWrappingAt100ColumnsAndItsExitCodes() {
+        CommandLine root = commandLine();
         assertThat(root.getUsageHelpWidth()).isEqualTo(100);
         assertThat(root.isUsageHelpAutoWidth()).isFalse();
         List<CommandLine> commands = new ArrayList<>(List.of(root));
         commands.addAll(root.getSubcommands().values());
-        assertThat(root.getSubcommands().keySet()).contains("demo", "migrate", "verify", "gc", "inspect");
+        assertThat(root.getSubcommands().keySet()).containsAll(expectedCommands());
 
         SoftAssertions soft = new SoftAssertions();
         String rootHelp = help("--help");

@@ -1,8 +1,10 @@
 package io.jobinfo.store.cli.ops;
 
-import static io.jobinfo.store.cli.ops.OpsFixture.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -20,17 +22,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /**
  * Every command given a bad {@code --storage-config} exits 2 with one message that lists every problem (core and
  * backend), shows no stack trace and no secret, and connects to nothing: the cluster address is a real socket that
- * counts connections (none may arrive), and the demo must not start its members.
+ * counts connections (none may arrive). Public for the demo module, whose {@code DemoBadStorageConfigTest} runs the
+ * same files through its {@code demo} command (which must not start its members).
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
-class BadStorageConfigTest {
+public class BadStorageConfigTest {
 
     private static final String SECRET = "SECRETVALUE-7d1e";
-    private static final List<String> COMMANDS = List.of("demo", "migrate", "verify", "gc", "inspect");
 
     private static ServerSocket watch;
     private static final AtomicInteger connections = new AtomicInteger();
@@ -38,8 +41,23 @@ class BadStorageConfigTest {
     @TempDir
     static Path dir;
 
+    /** The command line the files are given to. */
+    protected CommandLine commandLine() {
+        return JobInfoStoreCli.commandLine();
+    }
+
+    /** The commands given each file. */
+    protected List<String> commands() {
+        return List.of("migrate", "verify", "gc", "inspect");
+    }
+
+    /** The arguments other than the file that {@code command} needs: a cluster address for the ops commands. */
+    protected List<String> extraArgs(String command, int clusterPort) {
+        return List.of("--address", "127.0.0.1:" + clusterPort, "--cluster-name", "watch", "--connect-timeout", "2s");
+    }
+
     @BeforeAll
-    static void listen() throws Exception {
+    public static void listen() throws Exception {
         watch = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         Thread t = new Thread(() -> {
             while (!watch.isClosed()) {
@@ -55,7 +73,7 @@ class BadStorageConfigTest {
     }
 
     @AfterAll
-    static void close() throws Exception {
+    public static void close() throws Exception {
         watch.close();
     }
 
@@ -101,25 +119,32 @@ class BadStorageConfigTest {
         files.put(name, expected);
     }
 
-    private static List<String> args(String command, Path file) {
+    private List<String> args(String command, Path file) {
         List<String> args = new ArrayList<>(List.of(command));
         if (command.equals("inspect")) {
             args.add("7");
         }
         args.addAll(List.of("--storage-config", file.toString()));
-        if (!command.equals("demo")) {
-            args.addAll(List.of("--address", "127.0.0.1:" + watch.getLocalPort(), "--cluster-name", "watch",
-                    "--connect-timeout", "2s"));
-        }
+        args.addAll(extraArgs(command, watch.getLocalPort()));
         return args;
     }
 
+    private OpsFixture.Run cli(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exit = cli.execute(args);
+        return new OpsFixture.Run(exit, out.toString(), err.toString());
+    }
+
     @Test
-    void everyCommandRefusesEveryBadFileWithOneMessageExit2NoTraceNoSecretAndNoConnection() throws Exception {
+    public void everyCommandRefusesEveryBadFileWithOneMessageExit2NoTraceNoSecretAndNoConnection() throws Exception {
         SoftAssertions soft = new SoftAssertions();
         for (Map.Entry<String, String[]> bad : badFiles().entrySet()) {
             Path file = dir.resolve(bad.getKey());
-            for (String command : COMMANDS) {
+            for (String command : commands()) {
                 OpsFixture.Run run = cli(args(command, file).toArray(String[]::new));
                 String what = command + " with " + bad.getKey() + ":\n" + run.err();
                 soft.assertThat(run.exit()).as(what).isEqualTo(2);

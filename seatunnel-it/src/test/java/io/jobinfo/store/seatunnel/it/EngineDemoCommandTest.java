@@ -16,11 +16,12 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code jobinfo-store demo --engine seatunnel} as a user runs it: the CLI's jar in a process of its own (it runs
- * Hazelcast 5.7; SeaTunnel's 5.1 cannot share its class path), which starts the harness's scenario JVM, which starts a
- * stock and then a drop-in SeaTunnel 2.3.8 cluster of 3 member processes, submits 2 small real jobs (+1 warm-up) to
- * each, kills the master with SIGKILL and waits for every job to be RUNNING again. Checks the exit code, the JSON
- * figures and that no member process outlives the demo. Small jobs only: the default build's time budget.
+ * {@code jobinfo-store demo --engine seatunnel} as a user runs it: the demo module's jar (what {@code bin/jobinfo-store}
+ * runs) in a process of its own (it runs Hazelcast 5.7; SeaTunnel's 5.1 cannot share its class path), which starts the
+ * harness's scenario JVM, which starts a stock and then a drop-in SeaTunnel 2.3.8 cluster of 3 member processes,
+ * submits 2 small real jobs (+1 warm-up) to each, kills the master with SIGKILL and waits for every job to be RUNNING
+ * again. Checks the exit code, the JSON figures and that no member process outlives the demo. Small jobs only: the
+ * default build's time budget.
  */
 class EngineDemoCommandTest {
 
@@ -32,7 +33,7 @@ class EngineDemoCommandTest {
         Path stderr = work.getParent().resolve("EngineDemoCommandTest.err");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-Djobinfo.seatunnel.harness=" + System.getProperty("seatunnel.it.harness"),
-                "-jar", System.getProperty("seatunnel.it.cli.jar"),
+                "-jar", System.getProperty("seatunnel.it.demo.jar"),
                 "demo", "--engine", "seatunnel", "--jobs", "2", "--job-sizes", "small", "--work-dir", work.toString(),
                 "--json"));
         Process p = new ProcessBuilder(cmd).redirectOutput(stdout.toFile()).redirectError(stderr.toFile()).start();

@@ -1,9 +1,9 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.demo;
 
-import io.jobinfo.store.cli.embedded.Directories;
-import io.jobinfo.store.cli.embedded.InJvmHdfs;
-import io.jobinfo.store.cli.embedded.InJvmS3Server;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.demo.embedded.Directories;
+import io.jobinfo.store.demo.embedded.InJvmHdfs;
+import io.jobinfo.store.demo.embedded.InJvmS3Server;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

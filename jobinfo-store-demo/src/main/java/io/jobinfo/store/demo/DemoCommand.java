@@ -1,13 +1,16 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.jobinfo.store.cli.embedded.InJvmCluster;
+import io.jobinfo.store.cli.ByteSizeConverter;
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.cli.StorageConfigFile;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.config.ByteSize;
 import io.jobinfo.store.config.CacheConfig;
+import io.jobinfo.store.demo.embedded.InJvmCluster;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli.embedded;
+package io.jobinfo.store.demo.embedded;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import java.net.URI;

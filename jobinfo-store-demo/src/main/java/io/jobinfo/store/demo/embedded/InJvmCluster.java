@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli.embedded;
+package io.jobinfo.store.demo.embedded;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;

@@ -1,8 +1,8 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jobinfo.store.cli.engine.EngineHarness;
+import io.jobinfo.store.demo.engine.EngineHarness;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -21,7 +21,7 @@ class EngineDemoOptionsTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        CommandLine cli = JobInfoStoreCli.commandLine();
+        CommandLine cli = DemoCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);

@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli.embedded;
+package io.jobinfo.store.demo.embedded;
 
 import java.io.IOException;
 import java.nio.file.FileVisitResult;

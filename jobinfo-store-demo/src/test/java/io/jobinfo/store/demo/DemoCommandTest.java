@@ -1,11 +1,11 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.demo;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.cli.embedded.InJvmHdfs;
-import io.jobinfo.store.cli.embedded.InJvmS3Server;
+import io.jobinfo.store.demo.embedded.InJvmHdfs;
+import io.jobinfo.store.demo.embedded.InJvmS3Server;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -23,7 +23,7 @@ class DemoCommandTest {
     private final StringWriter err = new StringWriter();
 
     private int run(String... args) {
-        CommandLine cli = JobInfoStoreCli.commandLine();
+        CommandLine cli = DemoCli.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
         return cli.execute(args);

@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli.engine;
+package io.jobinfo.store.demo.engine;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

@@ -1,9 +1,10 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.demo;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.cli.embedded.Directories;
-import io.jobinfo.store.cli.engine.EngineDemoSummary;
-import io.jobinfo.store.cli.engine.EngineHarness;
+import io.jobinfo.store.cli.JobInfoStoreCli;
+import io.jobinfo.store.demo.embedded.Directories;
+import io.jobinfo.store.demo.engine.EngineDemoSummary;
+import io.jobinfo.store.demo.engine.EngineHarness;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
