@@ -113,7 +113,8 @@ class CacheStalenessClusterTest {
         // the cache's own clock (CoarseTicker): an entry's age is counted on it, and a starved clock thread can lag
         // wall time by more than the bound's last second (fresh-clone CI under -T 2: the wall-clock guard passed,
         // yet the reader had already revalidated job 12, which the bound allows)
-        long loadedAtCacheClock = CoarseTicker.INSTANCE.read();
+        CoarseTicker cacheClock = CoarseTicker.acquire(); // the reader's own (shared) clock; released below
+        long loadedAtCacheClock = cacheClock.read();
         assertThat(reader.get(13)).contains(removed);
         assertThat(reader.get(12)).contains(before);
         assertThat(loseEventsOf(cluster.nonMaster(), map)).as("the reader's entry listener").isEqualTo(1);
@@ -124,7 +125,9 @@ class CacheStalenessClusterTest {
         long changedAt = System.nanoTime();
         Optional<JobImmutableInformation> twelve = reader.get(12);
         Optional<JobImmutableInformation> thirteen = reader.get(13);
-        if (CoarseTicker.INSTANCE.read() - loadedAtCacheClock < bound.toNanos()) {
+        boolean freshOnTheCacheClock = cacheClock.read() - loadedAtCacheClock < bound.toNanos();
+        CoarseTicker.release(cacheClock);
+        if (freshOnTheCacheClock) {
             // both entries were fresh on the cache's clock at both gets (confirmed after loadedAtCacheClock): shows
             // that the event really was lost, the old jobs are still served from the reader's cache
             assertThat(twelve).as("served from the cache, no event came").contains(before);

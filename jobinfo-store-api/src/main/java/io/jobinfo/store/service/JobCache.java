@@ -94,8 +94,9 @@ final class JobCache<T> {
     private final long maxStalenessNanos;
     private final Ticker ticker;
 
+    /** With the shared {@link CoarseTicker}, released by {@link #close()}. */
     JobCache(CacheConfig config) {
-        this(config, CoarseTicker.INSTANCE);
+        this(config, CoarseTicker.acquire());
     }
 
     /** With another clock than {@link CoarseTicker} (tests). */
@@ -449,6 +450,17 @@ final class JobCache<T> {
                 throw (RuntimeException) e.getCause();
             }
             throw e;
+        }
+    }
+
+    /**
+     * Empties the cache and releases its clock: the shared {@link CoarseTicker}'s thread stops when its last cache is
+     * closed. The cache is not used afterwards.
+     */
+    void close() {
+        cache.invalidateAll();
+        if (ticker instanceof CoarseTicker) {
+            CoarseTicker.release((CoarseTicker) ticker);
         }
     }
 }

@@ -500,7 +500,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (lossMonitor != null) {
             lossMonitor.close();
         }
-        cache.invalidateAll();
+        cache.close(); // empties it; the cache clock's thread stops with the last registry of the JVM
     }
 
     /** Configures a {@link RunningJobInfoRegistry}. */
