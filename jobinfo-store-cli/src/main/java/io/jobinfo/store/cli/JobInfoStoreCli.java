@@ -1,9 +1,11 @@
 package io.jobinfo.store.cli;
 
+import io.jobinfo.store.cli.ops.ExitCodes;
 import io.jobinfo.store.cli.ops.GcCommand;
 import io.jobinfo.store.cli.ops.InspectCommand;
 import io.jobinfo.store.cli.ops.MigrateCommand;
 import io.jobinfo.store.cli.ops.RebuildPointersCommand;
+import io.jobinfo.store.cli.ops.StorageConfigFile;
 import io.jobinfo.store.cli.ops.VerifyCommand;
 import java.util.List;
 import picocli.CommandLine;
@@ -22,11 +24,11 @@ import picocli.CommandLine.Command;
                 + " progress, reports and exits 1)"})
 public final class JobInfoStoreCli implements Runnable {
 
-    public static final int EXIT_OK = 0;
-    public static final int EXIT_PROBLEMS = 1;
-    public static final int EXIT_USAGE = 2;
-    public static final int EXIT_UNREACHABLE = 3;
-    public static final int EXIT_INTERNAL = 4;
+    public static final int EXIT_OK = ExitCodes.OK;
+    public static final int EXIT_PROBLEMS = ExitCodes.PROBLEMS;
+    public static final int EXIT_USAGE = ExitCodes.USAGE;
+    public static final int EXIT_UNREACHABLE = ExitCodes.UNREACHABLE;
+    public static final int EXIT_INTERNAL = ExitCodes.INTERNAL;
     /** Columns of every help text. */
     public static final int USAGE_WIDTH = 100;
 

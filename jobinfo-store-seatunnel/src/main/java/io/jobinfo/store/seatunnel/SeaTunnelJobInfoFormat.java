@@ -5,7 +5,6 @@ import io.jobinfo.store.ops.InlineJob;
 import io.jobinfo.store.ops.JobValueFormat;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
-import io.jobinfo.store.seatunnel.dropin.ReferenceData;
 import io.jobinfo.store.service.JobInfoPointer;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.seatunnel.dropin.JobInfoReferenceSerializer;
-import io.jobinfo.store.seatunnel.dropin.ReferenceData;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;

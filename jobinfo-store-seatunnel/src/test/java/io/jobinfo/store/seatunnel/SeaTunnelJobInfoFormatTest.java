@@ -79,7 +79,7 @@ class SeaTunnelJobInfoFormatTest {
         // a reference cut short is no pointer (and no inline job either)
         byte[] cut = java.util.Arrays.copyOf(bySerializer, bySerializer.length - 3);
         assertThat(format.pointerIn(new JobInfo(1L, new HeapData(cut)))).isNull();
-        assertThatThrownBy(() -> io.jobinfo.store.seatunnel.dropin.ReferenceData.pointer(cut))
+        assertThatThrownBy(() -> ReferenceData.pointer(cut))
                 .isInstanceOf(java.io.IOException.class).hasMessageContaining("job 4242");
     }
 

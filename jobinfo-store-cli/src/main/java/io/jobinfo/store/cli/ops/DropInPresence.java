@@ -2,7 +2,6 @@ package io.jobinfo.store.cli.ops;
 
 import com.hazelcast.cluster.Member;
 import com.hazelcast.core.HazelcastInstance;
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.seatunnel.dropin.DropInMembers;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +31,7 @@ final class DropInPresence {
             }
         }
         if (!missing.isEmpty()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "members " + missing + " do not run the jobinfo-store"
+            throw new OpsException(ExitCodes.USAGE, "members " + missing + " do not run the jobinfo-store"
                     + " drop-in (no plugin jar in lib/, or no jobinfo-storage section); a member without it could"
                     + " not read the references migrate writes: restart every member with the plugin first"
                     + " (docs/seatunnel.md); nothing was changed");
@@ -53,7 +52,7 @@ final class DropInPresence {
             }
         }
         if (!active.isEmpty()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "members " + active + " run the jobinfo-store drop-in"
+            throw new OpsException(ExitCodes.USAGE, "members " + active + " run the jobinfo-store drop-in"
                     + " in active mode, which moves inline jobs straight back to the store: restart every member with"
                     + " seatunnel.engine.jobinfo-dropin.mode: passive first (docs/seatunnel.md, removal); nothing was"
                     + " changed");
@@ -64,7 +63,7 @@ final class DropInPresence {
         try {
             return DropInMembers.modes(client);
         } catch (RuntimeException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading which members run the jobinfo-store"
+            throw new OpsException(ExitCodes.UNREACHABLE, "reading which members run the jobinfo-store"
                     + " drop-in (map " + DropInMembers.MAP + ") failed: " + e + "; nothing was changed");
         }
     }

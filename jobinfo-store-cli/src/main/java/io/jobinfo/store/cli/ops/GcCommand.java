@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.ops.GarbageCollector;
 import io.jobinfo.store.ops.GcReport;
 import io.jobinfo.store.service.ClusterIncident;
@@ -75,10 +74,10 @@ public final class GcCommand extends OpsCommand {
     @Override
     int execute() {
         if (grace.isNegative()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--grace must not be negative");
+            throw new OpsException(ExitCodes.USAGE, "--grace must not be negative");
         }
         if (grace.compareTo(MIN_GRACE) < 0 && !force) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--grace " + DurationConverter.format(grace)
+            throw new OpsException(ExitCodes.USAGE, "--grace " + DurationConverter.format(grace)
                     + " is below the minimum of " + DurationConverter.format(MIN_GRACE) + ": a shorter grace period"
                     + " can delete the blob of a submit still in flight; give at least 10m, or add --force if no"
                     + " submit can be running (see docs/operations.md, GC grace period)");
@@ -105,13 +104,13 @@ public final class GcCommand extends OpsCommand {
                     display.step(blob.sizeBytes());
                 });
             } catch (JobInfoStoreException e) {
-                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                throw new OpsException(ExitCodes.UNREACHABLE, "listing the store failed: "
                         + e.getMessage(), e);
             } finally {
                 display.finish();
             }
             int exit = report.failures().isEmpty() && !report.held() && report.undecodable().isEmpty()
-                    ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+                    ? ExitCodes.OK : ExitCodes.PROBLEMS;
             if (json) {
                 printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
             } else {
@@ -136,12 +135,12 @@ public final class GcCommand extends OpsCommand {
         try {
             blobs = session.store().list().stream().filter(b -> !b.incomplete()).count();
         } catch (JobInfoStoreException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: " + e.getMessage(), e);
+            throw new OpsException(ExitCodes.UNREACHABLE, "listing the store failed: " + e.getMessage(), e);
         }
         if (blobs == 0) {
             return;
         }
-        throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "refusing to delete: the job map '"
+        throw new OpsException(ExitCodes.USAGE, "refusing to delete: the job map '"
                 + session.map().getName() + "' " + (existed ? "is empty" : "does not exist") + " on cluster '"
                 + session.client().getConfig().getClusterName() + "' while store " + session.store().storeId()
                 + " holds " + blobs + " blob(s), so every one of them would be deleted. Check --map and"

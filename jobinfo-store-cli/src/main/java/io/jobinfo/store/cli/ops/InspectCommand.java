@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
@@ -124,7 +123,7 @@ public final class InspectCommand extends OpsCommand {
                 result.put("value", "absent");
                 result.put("location", store.location(jobId));
                 if (!headerInto(store, result, problems, false)) {
-                    throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "job " + jobId + " is not in map "
+                    throw new OpsException(ExitCodes.USAGE, "job " + jobId + " is not in map "
                             + session.map().getName() + " and store " + store.storeId() + " has no blob for it at "
                             + store.location(jobId) + "; check the id (the keys of the map are the running jobs,"
                             + " 'verify' lists them) and --map");
@@ -144,7 +143,7 @@ public final class InspectCommand extends OpsCommand {
                         : summary(payload, codecId, problems));
             }
             result.put("problems", problems);
-            int exit = problems.isEmpty() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = problems.isEmpty() ? ExitCodes.OK : ExitCodes.PROBLEMS;
             result.put("exitCode", exit);
             if (json) {
                 printJson(result);
@@ -195,9 +194,9 @@ public final class InspectCommand extends OpsCommand {
             problems.add("the blob's header is invalid: " + e.getMessage());
             return true;
         } catch (JobInfoStoreException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading the blob failed: " + e.getMessage(), e);
+            throw new OpsException(ExitCodes.UNREACHABLE, "reading the blob failed: " + e.getMessage(), e);
         } catch (IOException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "reading the blob at " + store.location(jobId)
+            throw new OpsException(ExitCodes.UNREACHABLE, "reading the blob at " + store.location(jobId)
                     + " failed: " + e, e);
         }
     }

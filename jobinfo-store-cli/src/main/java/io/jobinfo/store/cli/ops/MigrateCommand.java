@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.ops.MigrationReport;
 import io.jobinfo.store.ops.Migrator;
 import java.io.PrintWriter;
@@ -74,7 +73,7 @@ public final class MigrateCommand extends OpsCommand {
             problems.add("--backup-count must be between 0 and 6, got " + backupCount);
         }
         if (!problems.isEmpty()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, String.join("; ", problems));
+            throw new OpsException(ExitCodes.USAGE, String.join("; ", problems));
         }
         Migrator.Direction direction = rollback ? Migrator.Direction.ROLLBACK : Migrator.Direction.MIGRATE;
         String verb = (rollback ? "rollback" : "migrate") + (dryRun ? " (dry run)" : "");
@@ -106,7 +105,7 @@ public final class MigrateCommand extends OpsCommand {
             // pointer either way; the hook makes the report and the exit code honest.
             Thread main = Thread.currentThread();
             CountDownLatch reported = new CountDownLatch(1);
-            AtomicInteger exitAfterSignal = new AtomicInteger(JobInfoStoreCli.EXIT_PROBLEMS);
+            AtomicInteger exitAfterSignal = new AtomicInteger(ExitCodes.PROBLEMS);
             Thread hook = new Thread(() -> {
                 migrator.cancel();
                 main.interrupt();
@@ -119,7 +118,7 @@ public final class MigrateCommand extends OpsCommand {
                 Runtime.getRuntime().halt(exitAfterSignal.get());
             }, "jobinfo-migrate-shutdown");
             boolean hooked = addShutdownHook(hook);
-            int exit = JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = ExitCodes.PROBLEMS;
             try {
                 exit = runAndReport(session, migrator, direction, display);
                 exitAfterSignal.set(exit);
@@ -150,10 +149,10 @@ public final class MigrateCommand extends OpsCommand {
             display.finish();
             Thread.interrupted(); // the report tells; do not carry the flag into close()
         }
-        int exit = report.complete() ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+        int exit = report.complete() ? ExitCodes.OK : ExitCodes.PROBLEMS;
         boolean clusterLost = !session.client().getLifecycleService().isRunning();
         if (clusterLost) {
-            exit = JobInfoStoreCli.EXIT_UNREACHABLE;
+            exit = ExitCodes.UNREACHABLE;
         } else {
             session.client().getLifecycleService().removeLifecycleListener(lifecycle);
         }

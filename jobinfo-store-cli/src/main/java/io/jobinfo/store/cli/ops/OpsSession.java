@@ -6,8 +6,6 @@ import com.hazelcast.client.config.ClientConnectionStrategyConfig;
 import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
-import io.jobinfo.store.cli.JobInfoStoreCli;
-import io.jobinfo.store.cli.StorageConfigFile;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.service.JavaDeserializationFilter;
@@ -51,11 +49,11 @@ final class OpsSession implements AutoCloseable {
             store = JobInfoStores.open(storage);
         } catch (InvalidConfigurationException e) {
             client.shutdown();
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--storage-config " + options.storageConfig + ": "
+            throw new OpsException(ExitCodes.USAGE, "--storage-config " + options.storageConfig + ": "
                     + e.getMessage());
         } catch (JobInfoStoreException | RuntimeException e) {
             client.shutdown();
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "the " + storage.type() + " store of "
+            throw new OpsException(ExitCodes.UNREACHABLE, "the " + storage.type() + " store of "
                     + options.storageConfig + " cannot be opened: " + e.getMessage()
                     + "; check that it is reachable and its jobinfo-storage settings", e);
         }
@@ -101,7 +99,7 @@ final class OpsSession implements AutoCloseable {
 
     private static void validateMapName(String mapName) {
         if (mapName == null || mapName.isBlank()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--map must name the job map, such as "
+            throw new OpsException(ExitCodes.USAGE, "--map must name the job map, such as "
                     + io.jobinfo.store.service.RunningJobInfoRegistry.DEFAULT_MAP_NAME);
         }
     }
@@ -111,7 +109,7 @@ final class OpsSession implements AutoCloseable {
         try {
             return StorageConfigFile.read("--storage-config", options.storageConfig);
         } catch (StorageConfigFile.Invalid e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, e.getMessage());
+            throw new OpsException(ExitCodes.USAGE, e.getMessage());
         }
     }
 
@@ -119,13 +117,13 @@ final class OpsSession implements AutoCloseable {
         ClientConfig config;
         if (options.clientConfig != null) {
             if (!Files.isRegularFile(options.clientConfig)) {
-                throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--client-config " + options.clientConfig
+                throw new OpsException(ExitCodes.USAGE, "--client-config " + options.clientConfig
                         + ": no such file; give a Hazelcast client YAML or use --cluster-name and --address");
             }
             try {
                 config = new YamlClientConfigBuilder(options.clientConfig.toFile()).build();
             } catch (IOException | RuntimeException e) {
-                throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--client-config " + options.clientConfig
+                throw new OpsException(ExitCodes.USAGE, "--client-config " + options.clientConfig
                         + ": not a valid Hazelcast client YAML (" + firstLine(e.getMessage()) + ")");
             }
         } else {
@@ -134,7 +132,7 @@ final class OpsSession implements AutoCloseable {
         }
         if (options.clusterName != null) {
             if (options.clusterName.isBlank()) {
-                throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--cluster-name must not be empty");
+                throw new OpsException(ExitCodes.USAGE, "--cluster-name must not be empty");
             }
             config.setClusterName(options.clusterName);
         }
@@ -148,7 +146,7 @@ final class OpsSession implements AutoCloseable {
             addresses.add(address.trim());
         }
         if (!problems.isEmpty()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, String.join("\n", problems));
+            throw new OpsException(ExitCodes.USAGE, String.join("\n", problems));
         }
         if (!addresses.isEmpty()) {
             config.getNetworkConfig().setAddresses(addresses);
@@ -156,7 +154,7 @@ final class OpsSession implements AutoCloseable {
             config.getNetworkConfig().setAddresses(List.of(ConnectionOptions.DEFAULT_ADDRESS));
         }
         if (options.connectTimeout.isZero() || options.connectTimeout.isNegative()) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--connect-timeout must be positive, such as 10s");
+            throw new OpsException(ExitCodes.USAGE, "--connect-timeout must be positive, such as 10s");
         }
         config.setInstanceName("jobinfo-store-cli-" + UUID.randomUUID());
         config.setProperty("hazelcast.logging.type", "slf4j");
@@ -195,7 +193,7 @@ final class OpsSession implements AutoCloseable {
         try {
             return HazelcastClient.newHazelcastClient(config);
         } catch (RuntimeException e) {
-            throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "cannot connect to Hazelcast cluster '"
+            throw new OpsException(ExitCodes.UNREACHABLE, "cannot connect to Hazelcast cluster '"
                     + config.getClusterName() + "' at " + config.getNetworkConfig().getAddresses() + " within "
                     + DurationConverter.format(options.connectTimeout) + " (" + firstLine(e.getMessage())
                     + "); check that the cluster is up, that --address names a member and that --cluster-name"

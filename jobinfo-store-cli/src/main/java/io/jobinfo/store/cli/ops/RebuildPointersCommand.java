@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.ops.PointerRebuilder;
 import io.jobinfo.store.service.ClusterIncident;
 import io.jobinfo.store.service.IncidentLog;
@@ -81,7 +80,7 @@ public final class RebuildPointersCommand extends OpsCommand {
                 }
             }
             if (open.isEmpty() && !allPartitions) {
-                throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "no partition loss or merge of map " + mapName
+                throw new OpsException(ExitCodes.USAGE, "no partition loss or merge of map " + mapName
                         + " is on record within " + DurationConverter.format(incidentWindow) + " (and none is"
                         + " unacknowledged): nothing to rebuild. If entries were lost without a record (no member"
                         + " ran a registry), rerun with --all-partitions and check the dry run");
@@ -97,12 +96,12 @@ public final class RebuildPointersCommand extends OpsCommand {
             try {
                 report = builder.build().run(apply);
             } catch (JobInfoStoreException e) {
-                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                throw new OpsException(ExitCodes.UNREACHABLE, "listing the store failed: "
                         + e.getMessage(), e);
             }
             int problems = report.with(PointerRebuilder.Outcome.FAILED).size()
                     + report.with(PointerRebuilder.Outcome.NO_TIMESTAMP).size();
-            int exit = problems == 0 ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = problems == 0 ? ExitCodes.OK : ExitCodes.PROBLEMS;
             if (json) {
                 printJson(toJson(report, mapName, session.store().storeId(), open, every, partitions, cutoff,
                         exit));

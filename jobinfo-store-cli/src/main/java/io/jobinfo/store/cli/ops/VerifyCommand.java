@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.ops.OrphanRule;
 import io.jobinfo.store.ops.Verifier;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -53,7 +52,7 @@ public final class VerifyCommand extends OpsCommand {
     @Override
     int execute() {
         if (parallelism < 1 || parallelism > 64) {
-            throw new OpsException(JobInfoStoreCli.EXIT_USAGE, "--parallelism must be between 1 and 64, got "
+            throw new OpsException(ExitCodes.USAGE, "--parallelism must be between 1 and 64, got "
                     + parallelism);
         }
         try (OpsSession session = OpsSession.open(connection)) {
@@ -65,7 +64,7 @@ public final class VerifyCommand extends OpsCommand {
                 display.start(session.map().size());
                 report = verifier.run(id -> display.step(0));
             } catch (JobInfoStoreException e) {
-                throw new OpsException(JobInfoStoreCli.EXIT_UNREACHABLE, "listing the store failed: "
+                throw new OpsException(ExitCodes.UNREACHABLE, "listing the store failed: "
                         + e.getMessage(), e);
             } finally {
                 display.finish();
@@ -74,7 +73,7 @@ public final class VerifyCommand extends OpsCommand {
             List<StoredBlob> oldLeftovers = old(report, report.incomplete());
             boolean ok = report.broken().isEmpty() && report.inline().isEmpty() && oldOrphans.isEmpty()
                     && oldLeftovers.isEmpty();
-            int exit = ok ? JobInfoStoreCli.EXIT_OK : JobInfoStoreCli.EXIT_PROBLEMS;
+            int exit = ok ? ExitCodes.OK : ExitCodes.PROBLEMS;
             if (json) {
                 printJson(toJson(report, session.map().getName(), session.store().storeId(), exit));
             } else {

@@ -6,6 +6,7 @@ import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import com.hazelcast.nio.serialization.StreamSerializer;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
+import io.jobinfo.store.seatunnel.ReferenceData;
 import io.jobinfo.store.service.JobInfoPointer;
 
 import java.io.IOException;
@@ -27,11 +28,8 @@ import java.io.IOException;
  */
 public final class JobInfoReferenceSerializer implements StreamSerializer<Object> {
 
-    /**
-     * The Hazelcast type id of a reference ({@code 0x4A495331}, "JIS1"). Custom serializer ids are positive and must
-     * be unique in the cluster; SeaTunnel 2.3.8's own custom serializer ({@code RecordSerializer}) uses a small one.
-     */
-    public static final int TYPE_ID = 0x4A495331;
+    /** The Hazelcast type id of a reference ({@link ReferenceData#TYPE_ID}, "JIS1"): wire format. */
+    public static final int TYPE_ID = ReferenceData.TYPE_ID;
 
     @Override
     public int getTypeId() {

@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.cli.ops;
 
 import io.jobinfo.store.config.ConfigYaml;
 import io.jobinfo.store.config.InvalidConfigurationException;

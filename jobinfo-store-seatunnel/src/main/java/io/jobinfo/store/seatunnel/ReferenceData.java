@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.dropin;
+package io.jobinfo.store.seatunnel;
 
 import io.jobinfo.store.service.JobInfoPointer;
 
@@ -11,8 +11,8 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The bytes of the Hazelcast {@code Data} that the drop-in puts inside SeaTunnel's {@code JobInfo} in place of the
- * job: exactly what {@link JobInfoReferenceSerializer} produces for a {@link JobInfoReference} (partition hash 0,
- * type id {@link JobInfoReferenceSerializer#TYPE_ID}, then the pointer's fields as {@link JobInfoPointer#writeData}
+ * job: exactly what the drop-in's {@code JobInfoReferenceSerializer} produces for a {@link JobInfoReference} (partition hash 0,
+ * type id {@link #TYPE_ID}, then the pointer's fields as {@link JobInfoPointer#writeData}
  * writes them), built and read without a serialization service so that the command line tool, which runs another
  * Hazelcast version and no drop-in, writes and recognises the same references as the members. Hazelcast's default
  * big-endian byte order is assumed (the one SeaTunnel's configuration uses).
@@ -21,6 +21,13 @@ import java.nio.charset.StandardCharsets;
  * {@link IOException} for a reference whose fields are cut short or invalid.
  */
 public final class ReferenceData {
+
+    /**
+     * The Hazelcast type id of a reference ({@code 0x4A495331}, "JIS1"), the drop-in's serializer's: wire format.
+     * Custom serializer ids are positive and must be unique in the cluster; SeaTunnel 2.3.8's own custom serializer
+     * ({@code RecordSerializer}) uses a small one.
+     */
+    public static final int TYPE_ID = 0x4A495331;
 
     /** Partition hash (4 bytes) and type id (4 bytes), big-endian, as Hazelcast's {@code HeapData} lays them out. */
     static final int HEADER = 8;
@@ -32,7 +39,7 @@ public final class ReferenceData {
 
     /** Whether {@code dataBytes} (a whole Hazelcast Data) is a drop-in reference. */
     public static boolean isReference(byte[] dataBytes) {
-        return dataBytes != null && dataBytes.length >= HEADER && readInt(dataBytes, 4) == JobInfoReferenceSerializer.TYPE_ID;
+        return dataBytes != null && dataBytes.length >= HEADER && readInt(dataBytes, 4) == TYPE_ID;
     }
 
     /** The Data bytes of a reference to {@code pointer}. */
@@ -41,7 +48,7 @@ public final class ReferenceData {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream(96);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(0);
-            out.writeInt(JobInfoReferenceSerializer.TYPE_ID);
+            out.writeInt(TYPE_ID);
             out.writeLong(pointer.jobId());
             out.writeLong(pointer.initializationTimestamp());
             out.writeLong(pointer.payloadLength());
