@@ -65,7 +65,7 @@ class JavaExamplesTest {
                 import io.jobinfo.store.envelope.VerifiedBlob;
                 import io.jobinfo.store.demo.model.JobImmutableInformation;
                 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
-                import io.jobinfo.store.spi.BlobSource;
+                import io.jobinfo.store.envelope.BlobSource;
                 import io.jobinfo.store.spi.JobInfoStore;
                 import io.jobinfo.store.spi.JobInfoStores;
 

@@ -1,7 +1,7 @@
 package io.jobinfo.store.it;
 
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;

@@ -9,7 +9,7 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.ops.GarbageCollector;
 import io.jobinfo.store.ops.GcReport;
 import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;

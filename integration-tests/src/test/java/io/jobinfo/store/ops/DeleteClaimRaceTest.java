@@ -15,7 +15,7 @@ import io.jobinfo.store.service.JobIdClaimedException;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.service.SubmitObserver;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;

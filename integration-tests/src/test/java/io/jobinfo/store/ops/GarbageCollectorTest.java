@@ -12,7 +12,7 @@ import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.testing.HazelcastTestCluster;

@@ -9,7 +9,7 @@ import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
 import io.jobinfo.store.testing.TestBlobs;

@@ -1,7 +1,6 @@
 package io.jobinfo.store.envelope;
 
 import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.spi.BlobSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

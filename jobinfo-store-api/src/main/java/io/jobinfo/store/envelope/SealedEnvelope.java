@@ -1,6 +1,5 @@
 package io.jobinfo.store.envelope;
 
-import io.jobinfo.store.spi.BlobSource;
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -3,7 +3,7 @@ package io.jobinfo.store.service;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 

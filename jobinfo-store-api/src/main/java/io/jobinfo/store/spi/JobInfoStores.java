@@ -2,7 +2,6 @@ package io.jobinfo.store.spi;
 
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.metrics.MeteredJobInfoStore;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -10,7 +10,7 @@ import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;

@@ -1,7 +1,7 @@
 package io.jobinfo.store.testing;
 
 import io.jobinfo.store.envelope.EnvelopeHeader;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package io.jobinfo.store.hdfs;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.spi.AbstractJobInfoStore;
 import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;

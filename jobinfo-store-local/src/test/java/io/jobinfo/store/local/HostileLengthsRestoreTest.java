@@ -17,7 +17,7 @@ import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
 import java.nio.ByteBuffer;

@@ -12,7 +12,7 @@ import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobAssertions;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;

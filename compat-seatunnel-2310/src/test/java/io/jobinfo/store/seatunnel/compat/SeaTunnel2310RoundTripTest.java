@@ -13,7 +13,7 @@ import io.jobinfo.store.seatunnel.SeaTunnelJobHeader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobInfoParts;
 import io.jobinfo.store.seatunnel.SeaTunnelJobInfos;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobAssertions;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.nio.file.Path;

@@ -11,7 +11,7 @@ import io.jobinfo.store.ops.MigrationReport;
 import io.jobinfo.store.ops.Migrator;
 import io.jobinfo.store.service.InlineJobInfo;
 import io.jobinfo.store.service.JobInfoPointer;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.testing.HazelcastTestCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -17,7 +17,7 @@ import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.NamespaceClaim;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;

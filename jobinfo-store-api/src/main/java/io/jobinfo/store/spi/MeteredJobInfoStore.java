@@ -1,16 +1,7 @@
-package io.jobinfo.store.metrics;
+package io.jobinfo.store.spi;
 
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.spi.BlobAlreadyExistsException;
-import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
-import io.jobinfo.store.spi.CorruptBlobException;
-import io.jobinfo.store.spi.CreateOutcome;
-import io.jobinfo.store.spi.ForwardingJobInfoStore;
-import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.OutcomeUnknownException;
-import io.jobinfo.store.spi.StoredBlob;
+import io.jobinfo.store.envelope.BlobSource;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

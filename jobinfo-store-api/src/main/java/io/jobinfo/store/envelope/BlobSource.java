@@ -1,4 +1,4 @@
-package io.jobinfo.store.spi;
+package io.jobinfo.store.envelope;
 
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
