@@ -152,7 +152,8 @@ class JsonExamplesTest {
     /** The IAM actions behind every S3 client call in the {@code s3} store's main sources. */
     private static Set<String> requiredS3Actions() throws IOException {
         Path sources = Docs.ROOT.resolve("jobinfo-store-s3/src/main/java");
-        Pattern call = Pattern.compile("\\bs3\\s*\\.\\s*(\\w+)\\s*\\(");
+        // the store's clients: s3 (writes and the rest) and reads (reads, retried on a stale pooled connection)
+        Pattern call = Pattern.compile("\\b(?:s3|reads)\\s*\\.\\s*(\\w+)\\s*\\(");
         Set<String> actions = new TreeSet<>();
         Set<String> calls = new TreeSet<>();
         try (Stream<Path> files = Files.walk(sources)) {

@@ -3,7 +3,7 @@ package io.jobinfo.store.s3;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.spi.AbstractJobInfoStore;
 import io.jobinfo.store.spi.BlobNotFoundException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
@@ -51,8 +51,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * honours conditional writes), through the AWS SDK v2 with its standard retry strategy.
  *
  * <p><b>Write-once.</b> A blob up to {@code s3.multipart.threshold} is one {@code PutObject} with
- * {@code If-None-Match: *} and a CRC32C flexible checksum; a larger one is a multipart upload completed with
- * {@code If-None-Match: *}. Either way the object appears atomically and only if the key was free: a 412 answer makes
+ * {@code If-None-Match: *} (with the SDK's CRC32C checksum in {@code s3.request-checksum} mode {@code crc32c}); a
+ * larger one is a multipart upload completed with {@code If-None-Match: *}. On a server found at start-up to honour
+ * the condition on {@code PutObject} but not on {@code CompleteMultipartUpload} (Ceph RGW 16), every blob is one
+ * conditional {@code PutObject} instead, and a blob above S3's 5 GiB limit for one {@code PutObject} is refused with
+ * an error saying so ({@link WriteMode#SINGLE_PUT}). Either way the object appears atomically and only if the key was
+ * free: a 412 answer makes
  * {@link #create} read the existing object back and compare (same bytes, for example an SDK retry of our own write:
  * {@code ALREADY_PRESENT}; other bytes: {@code BlobAlreadyExistsException}). A failed multipart upload is aborted; if
  * even the abort fails, the upload is left for garbage collection (see below) and a WARN names its upload id.
@@ -75,7 +79,12 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * is true, creates fall back to "HEAD, then unconditional PUT": racing creators of one job id may then both succeed,
  * the last one winning. That mode is logged at WARN when the store opens.
  *
- * <p>Thread-safe; one {@link S3Client} (with its connection pool) per store, released by {@link #close()}.
+ * <p><b>Connections.</b> Reads (GET, HEAD, listings) go through a client whose retries also cover a pooled
+ * connection the server closed, for example after the endpoint restarted ({@link StaleConnectionRetryStrategy});
+ * writes through one with the standard retries. Both share one connection pool.
+ *
+ * <p>Thread-safe; one pair of {@link S3Client}s (with their connection pool) per store, released by
+ * {@link #close()}.
  */
 public final class S3JobInfoStore extends AbstractJobInfoStore {
 
@@ -90,23 +99,55 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     /** Keys per listing request: S3's largest page. */
     static final int LIST_PAGE_KEYS = 1000;
 
+    /**
+     * How creates are made atomic, as the start-up probe found the server
+     * ({@link S3JobInfoStoreFactory}).
+     */
+    enum WriteMode {
+        /** {@code If-None-Match: *} on PutObject and on CompleteMultipartUpload. */
+        CONDITIONAL,
+        /**
+         * The server honours {@code If-None-Match: *} on PutObject only: every blob is one conditional PutObject,
+         * at most {@value S3StoreSettings#MAX_PART_SIZE} bytes.
+         */
+        SINGLE_PUT,
+        /** Explicitly allowed ({@code s3.allow-unconditional-writes}): HEAD, then an unconditional write. */
+        UNCONDITIONAL
+    }
+
+    private final S3Clients clients;
+    /** Writes: the standard retry strategy. */
     private final S3Client s3;
+    /** Reads: the standard strategy and retries of dead pooled connections. */
+    private final S3Client reads;
     private final S3StoreSettings settings;
     private final String bucket;
     private final String prefix;
     private final String storeId;
     private final String locationBase;
+    private final WriteMode writeMode;
     private final boolean conditionalWrites;
+    private final boolean sdkChecksums;
     private volatile int listPageKeys = LIST_PAGE_KEYS;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /** Tests: one client for everything, with the SDK's CRC32C checksums. */
     S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
-        this.s3 = s3;
+        this(S3Clients.single(s3, S3StoreSettings.ChecksumMode.CRC32C), settings, storeId,
+                conditionalWrites ? WriteMode.CONDITIONAL : WriteMode.UNCONDITIONAL);
+    }
+
+    S3JobInfoStore(S3Clients clients, S3StoreSettings settings, String storeId, WriteMode writeMode) {
+        this.clients = clients;
+        this.s3 = clients.writes;
+        this.reads = clients.reads;
+        this.sdkChecksums = clients.sdkChecksums();
         this.settings = settings;
         this.bucket = settings.bucket;
         this.prefix = settings.prefix;
         this.storeId = storeId;
-        this.conditionalWrites = conditionalWrites;
+        this.writeMode = writeMode;
+        this.conditionalWrites = writeMode != WriteMode.UNCONDITIONAL;
         this.locationBase = locationOfKey(settings.bucket, settings.prefix);
     }
 
@@ -148,6 +189,16 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         return conditionalWrites;
     }
 
+    /** How creates are made atomic on this server. */
+    WriteMode writeMode() {
+        return writeMode;
+    }
+
+    /** The request checksum mode in use (never {@code auto}: the start-up probe resolved it). */
+    S3StoreSettings.ChecksumMode checksumMode() {
+        return clients.checksumMode;
+    }
+
     /**
      * Loaders a restore uses by default: {@value #SUGGESTED_READ_PARALLELISM}. An object store answers each GET after
      * tens of milliseconds; with 8 loaders a restore of 1000 jobs waits 125 round trips in turn. The client's
@@ -185,6 +236,16 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             throw new JobInfoStoreException("The blob is " + blob.length() + " bytes, above S3's 5 TiB object limit",
                     jobId, location(jobId));
         }
+        if (writeMode == WriteMode.SINGLE_PUT) {
+            if (blob.length() > S3StoreSettings.MAX_PART_SIZE) {
+                throw new JobInfoStoreException("The blob is " + blob.length() + " bytes, above the 5 GiB S3 allows"
+                        + " in one PutObject (nothing was stored). The S3 server at " + settings.describeEndpoint()
+                        + " honours If-None-Match: * on PutObject but not on CompleteMultipartUpload, so every blob"
+                        + " is written by one conditional PutObject; use a server that also honours it on"
+                        + " CompleteMultipartUpload (AWS S3, recent MinIO) for larger blobs", jobId, location(jobId));
+            }
+            return singleWrite(jobId, blob);
+        }
         if (blob.length() >= settings.multipartThreshold) {
             return multipartWrite(jobId, blob);
         }
@@ -196,8 +257,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 .bucket(bucket)
                 .key(key(jobId))
                 .contentType(CONTENT_TYPE)
-                .contentLength(blob.length())
-                .checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+                .contentLength(blob.length());
+        if (sdkChecksums) {
+            put.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+        }
         if (conditionalWrites) {
             put.ifNoneMatch("*");
         }
@@ -235,7 +298,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         long length = blob.length();
         long partSize = Math.max(settings.partSize, ceilToMiB((length + MAX_PARTS - 1) / MAX_PARTS));
         CreateMultipartUploadRequest.Builder create = CreateMultipartUploadRequest.builder()
-                .bucket(bucket).key(key).contentType(CONTENT_TYPE).checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+                .bucket(bucket).key(key).contentType(CONTENT_TYPE);
+        if (sdkChecksums) {
+            create.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
+        }
         applySse(create);
         String uploadId;
         try {
@@ -263,7 +329,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                     int number = partNumber;
                     UploadPartResponse r = s3.uploadPart(p -> p.bucket(bucket).key(key).uploadId(uploadId)
                                     .partNumber(number).contentLength((long) want)
-                                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C),
+                                    .checksumAlgorithm(sdkChecksums ? ChecksumAlgorithm.CRC32_C : null),
                             RequestBody.fromBytes(want == buffer.length ? buffer : java.util.Arrays.copyOf(buffer,
                                     want)));
                     parts.add(CompletedPart.builder().partNumber(number).eTag(r.eTag())
@@ -417,7 +483,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     public InputStream openRaw(long jobId) throws JobInfoStoreException {
         checkOpen();
         try {
-            return s3.getObject(g -> g.bucket(bucket).key(key(jobId)).checksumMode(ChecksumMode.ENABLED));
+            return reads.getObject(g -> g.bucket(bucket).key(key(jobId))
+                    .checksumMode(sdkChecksums ? ChecksumMode.ENABLED : null));
         } catch (NoSuchKeyException e) {
             throw new BlobNotFoundException(jobId, location(jobId));
         } catch (S3Exception e) {
@@ -440,7 +507,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     private boolean exists(long jobId) throws JobInfoStoreException {
         try {
-            s3.headObject(h -> h.bucket(bucket).key(key(jobId)));
+            reads.headObject(h -> h.bucket(bucket).key(key(jobId)));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
@@ -491,7 +558,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
         checkOpen();
         try {
-            for (S3Object o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/")
+            for (S3Object o : reads.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/")
                     .maxKeys(listPageKeys)).contents()) {
                 String name = o.key().substring(prefix.length());
                 OptionalLong id = StoreNaming.parseBlobName(name);
@@ -500,7 +567,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                     return;
                 }
             }
-            for (MultipartUpload u : s3.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
+            for (MultipartUpload u : reads.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
                     .delimiter("/").maxUploads(listPageKeys)).uploads()) {
                 if (!u.key().startsWith(prefix)) {
                     continue;
@@ -555,7 +622,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            s3.close();
+            clients.close();
         }
     }
 
@@ -582,14 +649,23 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     /** What to do about {@code e}, as a sentence starting with "; ". */
     String hint(SdkException e) {
-        return hint(e, settings);
+        return hint(e, settings, clients.checksumMode);
     }
 
     static String hint(SdkException e, S3StoreSettings settings) {
+        return hint(e, settings, settings.checksumMode);
+    }
+
+    /** {@code mode}: the request checksum mode the failed request was sent in. */
+    static String hint(SdkException e, S3StoreSettings settings, S3StoreSettings.ChecksumMode mode) {
         String endpoint = settings.describeEndpoint();
         if (e instanceof S3Exception) {
             S3Exception s = (S3Exception) e;
             int status = s.statusCode();
+            if (refusesRequestBody(s)) {
+                return "; " + endpoint + " refused the request body as the AWS SDK sent it (" + S3StoreSettings.P
+                        + S3StoreSettings.REQUEST_CHECKSUM + "=" + mode + "): " + requestBodyAdvice(mode);
+            }
             if (status == 403) {
                 return "; access denied by " + endpoint + ": check the credentials (" + S3StoreSettings.ACCESS_KEY
                         + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default credential chain) and that they"
@@ -623,6 +699,48 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     private static String errorCode(S3Exception s) {
         return s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();
+    }
+
+    /**
+     * Whether the server refused how the request body was encoded or checked (not the request itself): Ceph RGW 16
+     * answers the SDK's trailing checksums with {@code 400 XAmzContentSHA256Mismatch}; other servers say
+     * {@code InvalidDigest}, {@code BadDigest}, {@code 411 MissingContentLength}, or a 400/501 about the checksum,
+     * the chunked encoding or the content SHA-256.
+     */
+    static boolean refusesRequestBody(S3Exception s) {
+        String code = errorCode(s);
+        if ("XAmzContentSHA256Mismatch".equals(code) || "InvalidDigest".equals(code) || "BadDigest".equals(code)
+                || "MissingContentLength".equals(code) || "InvalidChunkSizeError".equals(code)
+                || s.statusCode() == 411) {
+            return true;
+        }
+        if (s.statusCode() != 400 && s.statusCode() != 501) {
+            return false;
+        }
+        String message = s.awsErrorDetails() == null || s.awsErrorDetails().errorMessage() == null ? ""
+                : s.awsErrorDetails().errorMessage().toLowerCase(java.util.Locale.ROOT);
+        return message.contains("sha256") || message.contains("checksum") || message.contains("trailer")
+                || message.contains("chunk") || message.contains("transfer-encoding")
+                || message.contains("content-encoding") || message.contains("decoded-content-length");
+    }
+
+    /** What to set after the server refused a request body sent in {@code mode}. */
+    static String requestBodyAdvice(S3StoreSettings.ChecksumMode mode) {
+        String key = S3StoreSettings.P + S3StoreSettings.REQUEST_CHECKSUM;
+        switch (mode) {
+            case CRC32C:
+                return "servers that predate the SDK's trailing checksums (Ceph RGW 16, several appliances) need "
+                        + key + "=when-required, or " + key + "=auto to let the start-up probe choose (the blob"
+                        + " envelope's own CRC32C and SHA-256 still guard every byte)";
+            case WHEN_REQUIRED:
+                return "a server that does not accept aws-chunked bodies needs " + key + "=unchunked, or " + key
+                        + "=auto to let the start-up probe choose";
+            case UNCHUNKED:
+                return "it refuses even a plainly signed body: check the endpoint and any proxy in front of it";
+            default:
+                return "the start-up probe tried crc32c, when-required and unchunked and the server refused"
+                        + " each; check the endpoint and any proxy in front of it";
+        }
     }
 
     @Override

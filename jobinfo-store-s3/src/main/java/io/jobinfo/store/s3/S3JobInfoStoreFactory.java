@@ -2,6 +2,7 @@ package io.jobinfo.store.s3;
 
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
@@ -17,9 +18,11 @@ import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
@@ -27,24 +30,24 @@ import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.retries.api.RetryStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.model.ChecksumAlgorithm;
+import software.amazon.awssdk.services.s3.S3Configuration;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.UploadPartResponse;
 
 /**
  * Type {@code s3}: the native AWS SDK v2 backend for AWS S3, MinIO and other S3-compatible stores. The namespace is
  * the key prefix inside {@code s3.bucket} ({@code /seatunnel/jobinfo} stores {@code seatunnel/jobinfo/<id>.jobinfo}).
  *
- * <p>{@link #create} checks at start-up, in this order, and fails with a {@link JobInfoStoreException} saying what to
- * fix: that a region is known, that the bucket is reachable with the given credentials ({@code HeadBucket}: wrong
- * endpoint, unknown bucket, wrong credentials or region), that objects can be written and deleted under the prefix,
- * and that the server honours {@code If-None-Match: *} on PutObject and on CompleteMultipartUpload (a probe key
- * {@code <prefix>.probe-<uuid>} is written twice, the second write must be refused with 412, and removed), also when
- * writers race: {@link ConditionalWriteRaceProbe} releases 8 conditional writers of one new probe key together
- * (PutObject, then CompleteMultipartUpload) and more than one winner fails the check. If the server ignores
- * conditional writes, or lets racing ones win, the store refuses to start unless
- * {@code s3.allow-unconditional-writes=true}.
- * Credentials never appear in messages or logs.
+ * <p>{@link #create} checks at start-up ({@link StartupProbe}), in this order, and fails with a
+ * {@link JobInfoStoreException} saying what to fix: that a region is known, that the bucket is reachable with the
+ * given credentials ({@code HeadBucket}: wrong endpoint, unknown bucket, wrong credentials or region), which request
+ * checksum mode the server accepts ({@code s3.request-checksum}; {@code auto} tries {@code crc32c},
+ * {@code when-required}, {@code unchunked}), that objects can be written and deleted under the prefix, and how the
+ * server treats {@code If-None-Match: *}: sequentially first (a second conditional PutObject and a conditional
+ * CompleteMultipartUpload over an existing key must both be refused with 412), then with racing writers
+ * ({@link ConditionalWriteRaceProbe}). A server that honours the condition on PutObject but not on
+ * CompleteMultipartUpload gets every blob as one conditional PutObject; one that does not honour it on PutObject is
+ * refused unless {@code s3.allow-unconditional-writes=true}. The verdicts are logged in one INFO line when the store
+ * opens. Credentials never appear in messages or logs.
  */
 public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
 
@@ -96,16 +99,24 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         o.put(S3StoreSettings.SSE_KMS_KEY_ID, "with s3.sse=kms: the KMS key id or ARN; default: the AWS managed key"
                 + " aws/s3");
         o.put(S3StoreSettings.MULTIPART_THRESHOLD, "blobs of this size or more are written by multipart upload"
-                + " (completed with If-None-Match: *, aborted on failure); 5MiB to 5GiB, default 16MiB");
+                + " (completed with If-None-Match: *, aborted on failure); not used on a server that ignores"
+                + " If-None-Match on CompleteMultipartUpload (every blob is one conditional PutObject there, up to"
+                + " 5GiB); 5MiB to 5GiB, default 16MiB");
         o.put(S3StoreSettings.MULTIPART_PART_SIZE, "part size of multipart uploads (one part is buffered in memory"
                 + " per upload; raised automatically to stay within 10000 parts); 5MiB to 5GiB, default 8MiB");
         o.put(S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES, "false (default): refuse to start if the server ignores"
-                + " If-None-Match: *; true: start anyway with HEAD-then-PUT creates, where racing creators of one"
-                + " job id can overwrite each other (logged at WARN)");
-        o.put(S3StoreSettings.PROBE_RACE_ROUNDS, "rounds of the start-up race of 8 conditional writers of one probe"
-                + " key (PutObject, then CompleteMultipartUpload, 256KiB each): more than one winner refuses the"
-                + " server; more rounds catch a narrower race window; 1 to 100, default "
-                + S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
+                + " If-None-Match: * on PutObject; true: start anyway with HEAD-then-PUT creates, where racing"
+                + " creators of one job id can overwrite each other (logged at WARN)");
+        o.put(S3StoreSettings.PROBE_RACE_ROUNDS, "rounds of the start-up race of "
+                + ConditionalWriteRaceProbe.WRITERS + " conditional writers of one probe key (PutObject, and"
+                + " CompleteMultipartUpload where it honours If-None-Match sequentially), after the sequential"
+                + " checks: more than one winner fails the check; more rounds catch a narrower race window; 1 to"
+                + " 100, default " + S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
+        o.put(S3StoreSettings.REQUEST_CHECKSUM, "how writes carry their body: auto (default: the start-up probe"
+                + " tries crc32c, then when-required, then unchunked, and logs its choice), crc32c (the AWS SDK's"
+                + " CRC32C trailer in an aws-chunked body; AWS S3, MinIO), when-required (no SDK checksum; Ceph RGW"
+                + " 16 and other servers that refuse trailing checksums), unchunked (no SDK checksum, no aws-chunked"
+                + " body). The blob envelope's own CRC32C and SHA-256 guard every byte in every mode");
         return o;
     }
 
@@ -124,24 +135,42 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
             throw new InvalidConfigurationException(problems);
         }
         String base = S3JobInfoStore.locationOfKey(settings.bucket, settings.prefix);
-        S3Client s3 = newClient(settings, base);
+        StartupProbe probe = new StartupProbe(settings, base);
+        S3Clients clients = probe.run();
         try {
-            headBucket(s3, settings, base);
-            boolean conditional = probeConditionalWrites(s3, settings, base);
             String storeId = config.storeId() != null ? config.storeId()
                     : StoreNaming.deriveStoreId("s3://" + settings.bucket + "/" + settings.prefix);
-            S3JobInfoStore store = new S3JobInfoStore(s3, settings, storeId, conditional);
-            LOG.info("S3 job info store open: {} via {}, conditional writes {}", base, settings.describeEndpoint(),
-                    conditional ? "verified" : "NOT honoured (allowed by " + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES
-                            + ")");
+            S3JobInfoStore store = new S3JobInfoStore(clients, settings, storeId, probe.writeMode());
+            // the start-up verdicts, in one line
+            LOG.info("S3 job info store open: {} via {}; request checksums: {}; conditional writes: {}", base,
+                    settings.describeEndpoint(), probe.checksumVerdict(), probe.writeVerdict());
             return store;
-        } catch (JobInfoStoreException | RuntimeException e) {
-            s3.close();
+        } catch (RuntimeException e) {
+            clients.close();
             throw e;
         }
     }
 
-    static S3Client newClient(S3StoreSettings settings, String base) throws JobInfoStoreException {
+    /** The SDK's standard retry strategy as {@code s3.retry.*} configures it. */
+    static RetryStrategy standardRetry(S3StoreSettings settings) {
+        return AwsRetryStrategy.standardRetryStrategy().toBuilder()
+                .maxAttempts(settings.maxAttempts)
+                .backoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay, settings.maxDelay))
+                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay.multipliedBy(2),
+                        settings.maxDelay))
+                // AWS answers 409 ConditionalRequestConflict while another conditional write of the key is in
+                // flight, and documents that the request should be retried (the retry then gets 412 or succeeds).
+                .retryOnException(S3JobInfoStoreFactory::isConditionalRequestConflict)
+                .build();
+    }
+
+    /**
+     * The store's clients for request checksum mode {@code mode} (not {@code auto}): one connection pool, a client
+     * for writes with the standard retries and one for reads that also retries dead pooled connections
+     * ({@link StaleConnectionRetryStrategy}).
+     */
+    static S3Clients newClients(S3StoreSettings settings, String base, ChecksumMode mode)
+            throws JobInfoStoreException {
         Region region;
         if (settings.region != null) {
             region = Region.of(settings.region);
@@ -163,28 +192,54 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         } else {
             credentials = DefaultCredentialsProvider.builder().build();
         }
-        RetryStrategy retry = AwsRetryStrategy.standardRetryStrategy().toBuilder()
-                .maxAttempts(settings.maxAttempts)
-                .backoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay, settings.maxDelay))
-                .throttlingBackoffStrategy(BackoffStrategy.exponentialDelay(settings.baseDelay.multipliedBy(2),
-                        settings.maxDelay))
-                // AWS answers 409 ConditionalRequestConflict while another conditional write of the key is in
-                // flight, and documents that the request should be retried (the retry then gets 412 or succeeds).
-                .retryOnException(S3JobInfoStoreFactory::isConditionalRequestConflict)
+        SdkHttpClient http = ApacheHttpClient.builder()
+                .maxConnections(MAX_CONNECTIONS) // every restore loader gets a connection of its own
+                .connectionTimeout(settings.connectionTimeout)
+                .socketTimeout(settings.socketTimeout)
                 .build();
+        try {
+            RetryStrategy writeRetry = standardRetry(settings);
+            RetryStrategy readRetry = new StaleConnectionRetryStrategy(standardRetry(settings), MAX_CONNECTIONS);
+            S3Client writes = clientBuilder(settings, region, credentials, http, mode)
+                    .overrideConfiguration(o -> o.retryStrategy(writeRetry).apiCallTimeout(settings.callTimeout))
+                    .build();
+            try {
+                S3Client reads = clientBuilder(settings, region, credentials, http, mode)
+                        .overrideConfiguration(o -> o.retryStrategy(readRetry).apiCallTimeout(settings.callTimeout))
+                        .build();
+                return new S3Clients(writes, reads, http, mode);
+            } catch (RuntimeException e) {
+                writes.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            http.close();
+            throw e;
+        }
+    }
+
+    private static S3ClientBuilder clientBuilder(S3StoreSettings settings, Region region,
+                                                 AwsCredentialsProvider credentials, SdkHttpClient http,
+                                                 ChecksumMode mode) {
+        boolean sdkChecksums = mode == ChecksumMode.CRC32C;
         S3ClientBuilder builder = S3Client.builder()
                 .region(region)
                 .credentialsProvider(credentials)
                 .forcePathStyle(settings.pathStyle)
-                .httpClientBuilder(ApacheHttpClient.builder()
-                        .maxConnections(MAX_CONNECTIONS) // every restore loader gets a connection of its own
-                        .connectionTimeout(settings.connectionTimeout)
-                        .socketTimeout(settings.socketTimeout))
-                .overrideConfiguration(o -> o.retryStrategy(retry).apiCallTimeout(settings.callTimeout));
+                .httpClient(http)
+                // WHEN_REQUIRED: no checksum unless an operation requires one; the store names none then. This
+                // also overrides AWS_REQUEST_CHECKSUM_CALCULATION / AWS_RESPONSE_CHECKSUM_VALIDATION.
+                .requestChecksumCalculation(sdkChecksums ? RequestChecksumCalculation.WHEN_SUPPORTED
+                        : RequestChecksumCalculation.WHEN_REQUIRED)
+                .responseChecksumValidation(sdkChecksums ? ResponseChecksumValidation.WHEN_SUPPORTED
+                        : ResponseChecksumValidation.WHEN_REQUIRED);
+        if (mode == ChecksumMode.UNCHUNKED) {
+            builder.serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(false).build());
+        }
         if (settings.endpoint != null) {
             builder.endpointOverride(settings.endpoint);
         }
-        return builder.build();
+        return builder;
     }
 
     private static boolean isConditionalRequestConflict(Throwable t) {
@@ -196,7 +251,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode());
     }
 
-    private static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
+    static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
         try {
             s3.headBucket(h -> h.bucket(settings.bucket));
         } catch (S3Exception e) {
@@ -235,7 +290,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         }
     }
 
-    private static String startupClientFailure(SdkClientException e, S3StoreSettings settings) {
+    static String startupClientFailure(SdkClientException e, S3StoreSettings settings) {
         String message = String.valueOf(e.getMessage());
         if (message.contains("Unable to load credentials")) {
             return "No S3 credentials found: set " + S3StoreSettings.P + S3StoreSettings.ACCESS_KEY + " and "
@@ -246,97 +301,4 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 + " (" + message + ")" + S3JobInfoStore.hint(e, settings);
     }
 
-    /**
-     * Writes a probe key twice with {@code If-None-Match: *} (the second must get 412), then completes a one-part
-     * multipart upload on the same key with {@code If-None-Match: *} (must get 412 too), and removes the probe; then
-     * races conditional writers on new probe keys ({@link ConditionalWriteRaceProbe}): at most one may win.
-     *
-     * @return true if conditional writes are honoured; false only if they are not and that is explicitly allowed
-     */
-    private static boolean probeConditionalWrites(S3Client s3, S3StoreSettings settings, String base)
-            throws JobInfoStoreException {
-        String key = settings.prefix + S3JobInfoStore.newProbeName();
-        String probeLocation = S3JobInfoStore.locationOfKey(settings.bucket, key);
-        String uploadId = null;
-        String failure = null;
-        try {
-            // The probe is written like a blob (SSE included), so a server refusing that fails here, not later.
-            s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
-                    .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 1"));
-            try {
-                s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*")
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings), RequestBody.fromString("probe 2"));
-                failure = "a second PutObject with If-None-Match: * on an existing key succeeded";
-            } catch (S3Exception e) {
-                if (e.statusCode() != 412) {
-                    failure = "a second PutObject with If-None-Match: * on an existing key was answered "
-                            + S3JobInfoStore.describe(e) + " instead of 412";
-                }
-            }
-            if (failure == null) {
-                uploadId = s3.createMultipartUpload(c -> S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), settings)).uploadId();
-                String id = uploadId;
-                UploadPartResponse part = s3.uploadPart(u -> u.bucket(settings.bucket).key(key).uploadId(id).partNumber(1)
-                        .checksumAlgorithm(ChecksumAlgorithm.CRC32_C), RequestBody.fromString("probe 3"));
-                try {
-                    s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(id).ifNoneMatch("*")
-                            .multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(part.eTag())
-                                    .checksumCRC32C(part.checksumCRC32C()))));
-                    uploadId = null;
-                    failure = "CompleteMultipartUpload with If-None-Match: * on an existing key succeeded";
-                } catch (S3Exception e) {
-                    if (e.statusCode() != 412) {
-                        failure = "CompleteMultipartUpload with If-None-Match: * on an existing key was answered "
-                                + S3JobInfoStore.describe(e) + " instead of 412";
-                    }
-                }
-            }
-            if (failure == null) {
-                // 412 to a sequential second write is not enough: the check must also hold for racing writers
-                failure = new ConditionalWriteRaceProbe(s3, settings).findFailure();
-            }
-        } catch (S3Exception e) {
-            throw new JobInfoStoreException("Cannot write under the prefix (probe " + probeLocation + "): "
-                    + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings)
-                    + "; the store needs s3:PutObject, s3:GetObject, s3:DeleteObject, s3:ListBucket,"
-                    + " s3:ListBucketMultipartUploads and s3:AbortMultipartUpload", null, base, e);
-        } catch (SdkClientException e) {
-            throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
-        } finally {
-            cleanUpProbe(s3, settings, key, uploadId);
-        }
-        if (failure == null) {
-            return true;
-        }
-        if (settings.allowUnconditionalWrites) {
-            LOG.warn("The S3 server at {} does not honour conditional writes ({}); starting anyway because {}=true:"
-                    + " racing creators of one job id can overwrite each other", settings.describeEndpoint(),
-                    failure, S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES);
-            return false;
-        }
-        throw new JobInfoStoreException("The S3 server at " + settings.describeEndpoint() + " does not honour"
-                + " conditional writes (" + failure + "), which write-once blobs need. Use a server that supports"
-                + " If-None-Match: * atomically (AWS S3, recent MinIO), or set " + S3StoreSettings.P
-                + S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES + "=true to accept that racing creators of one job id"
-                + " may overwrite each other", null, base);
-    }
-
-    private static void cleanUpProbe(S3Client s3, S3StoreSettings settings, String key, String uploadId) {
-        try {
-            if (uploadId != null) {
-                String id = uploadId;
-                s3.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(id));
-            }
-        } catch (SdkException e) {
-            LOG.warn("Could not abort the probe upload of {} ({}); it is not a blob and can be aborted by a bucket"
-                    + " lifecycle rule", key, S3JobInfoStore.describe(e));
-        }
-        try {
-            s3.deleteObject(d -> d.bucket(settings.bucket).key(key));
-        } catch (SdkException e) {
-            LOG.warn("Could not delete the probe object {} ({}); it is not a blob and is ignored by the store", key,
-                    S3JobInfoStore.describe(e));
-        }
-    }
 }

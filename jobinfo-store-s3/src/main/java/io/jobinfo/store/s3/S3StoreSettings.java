@@ -40,9 +40,10 @@ final class S3StoreSettings {
     static final String MULTIPART_PART_SIZE = "s3.multipart.part-size";
     static final String ALLOW_UNCONDITIONAL_WRITES = "s3.allow-unconditional-writes";
     static final String PROBE_RACE_ROUNDS = "s3.probe.race-rounds";
+    static final String REQUEST_CHECKSUM = "s3.request-checksum";
 
     static final int DEFAULT_MAX_ATTEMPTS = 5;
-    static final int DEFAULT_PROBE_RACE_ROUNDS = 5;
+    static final int DEFAULT_PROBE_RACE_ROUNDS = 3;
     static final Duration DEFAULT_BASE_DELAY = Duration.ofMillis(100);
     static final Duration DEFAULT_MAX_DELAY = Duration.ofSeconds(10);
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(5);
@@ -60,6 +61,47 @@ final class S3StoreSettings {
     private static final Pattern REGION_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,62}");
 
     enum Sse { NONE, S3, KMS }
+
+    /**
+     * How write requests carry their body and its integrity check
+     * ({@value S3StoreSettings#REQUEST_CHECKSUM}). Every mode is safe for the blobs: each envelope carries its own
+     * CRC32C and SHA-256, verified on every read, so a mode without the SDK's checksum loses no protection of the
+     * stored bytes.
+     */
+    enum ChecksumMode {
+        /** The start-up probe tries {@link #CRC32C}, {@link #WHEN_REQUIRED} and {@link #UNCHUNKED}, in that order. */
+        AUTO("auto"),
+        /**
+         * The AWS SDK's default: a CRC32C the SDK computes while sending, as the trailer of an {@code aws-chunked}
+         * body ({@code STREAMING-AWS4-HMAC-SHA256-PAYLOAD-TRAILER}, over https
+         * {@code STREAMING-UNSIGNED-PAYLOAD-TRAILER}); the server checks it. Responses with a checksum are checked.
+         */
+        CRC32C("crc32c"),
+        /**
+         * No SDK checksum ({@code RequestChecksumCalculation.WHEN_REQUIRED}, no algorithm named; response checksums
+         * only where required): over http the body is sent as SigV4-signed chunks
+         * ({@code STREAMING-AWS4-HMAC-SHA256-PAYLOAD}), over https as {@code UNSIGNED-PAYLOAD}. For servers that
+         * predate trailing checksums (Ceph RGW 16).
+         */
+        WHEN_REQUIRED("when-required"),
+        /**
+         * Like {@link #WHEN_REQUIRED}, and no {@code aws-chunked} encoding either: over http the body is signed by
+         * its SHA-256 in {@code x-amz-content-sha256} (the SDK reads it twice), over https it is
+         * {@code UNSIGNED-PAYLOAD}. For servers or proxies that do not understand {@code aws-chunked} bodies.
+         */
+        UNCHUNKED("unchunked");
+
+        final String value;
+
+        ChecksumMode(String value) {
+            this.value = value;
+        }
+
+        @Override
+        public String toString() {
+            return value;
+        }
+    }
 
     String bucket;
     String region;
@@ -80,6 +122,7 @@ final class S3StoreSettings {
     long partSize = DEFAULT_PART_SIZE;
     boolean allowUnconditionalWrites;
     int probeRaceRounds = DEFAULT_PROBE_RACE_ROUNDS;
+    ChecksumMode checksumMode = ChecksumMode.AUTO;
     /** The key prefix: empty, or ends with '/'. */
     String prefix;
 
@@ -215,6 +258,23 @@ final class S3StoreSettings {
                 }
             } catch (NumberFormatException e) {
                 problems.add(P + PROBE_RACE_ROUNDS + ": '" + rounds + "' is not a whole number; write e.g. 5");
+            }
+        }
+
+        String checksum = trimmed(config.option(REQUEST_CHECKSUM));
+        if (checksum != null) {
+            String wanted = checksum.toLowerCase(Locale.ROOT).replace('_', '-');
+            s.checksumMode = null;
+            for (ChecksumMode m : ChecksumMode.values()) {
+                if (m.value.equals(wanted)) {
+                    s.checksumMode = m;
+                }
+            }
+            if (s.checksumMode == null) {
+                s.checksumMode = ChecksumMode.AUTO;
+                problems.add(P + REQUEST_CHECKSUM + ": '" + checksum + "' must be auto (the start-up probe decides),"
+                        + " crc32c (the AWS SDK's trailing checksum), when-required (no SDK checksum, for servers"
+                        + " such as Ceph RGW 16) or unchunked (no SDK checksum and no aws-chunked bodies)");
             }
         }
 

@@ -14,7 +14,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.s3.testing.S3FixtureExtension;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -57,6 +57,7 @@ class S3ConfigurationTest {
                 .option("s3.path-style-access", "yes")
                 .option("s3.allow-unconditional-writes", "maybe")
                 .option("s3.probe.race-rounds", "0")
+                .option("s3.request-checksum", "md5")
                 .build();
         List<String> problems = new S3JobInfoStoreFactory().validate(config);
         assertThat(String.join("\n", problems))
@@ -74,10 +75,11 @@ class S3ConfigurationTest {
                 .contains("s3.path-style-access: 'yes' must be true or false")
                 .contains("s3.allow-unconditional-writes: 'maybe'")
                 .contains("s3.probe.race-rounds: 0 must be between 1 and 100")
+                .contains("s3.request-checksum: 'md5' must be auto (the start-up probe decides), crc32c")
                 .doesNotContain(secret);
-        assertThat(problems).hasSize(14);
+        assertThat(problems).hasSize(15);
         assertThatThrownBy(() -> JobInfoStores.open(config)).isInstanceOf(InvalidConfigurationException.class)
-                .hasMessageContaining("14 problems").hasMessageNotContaining(secret);
+                .hasMessageContaining("15 problems").hasMessageNotContaining(secret);
     }
 
     @Test
@@ -157,10 +159,13 @@ class S3ConfigurationTest {
         assertThat(options).containsKeys("s3.bucket", "s3.region", "s3.endpoint", "s3.path-style-access",
                 "s3.access-key", "s3.secret-key", "s3.retry.max-attempts", "s3.retry.base-delay",
                 "s3.connection-timeout", "s3.call-timeout", "s3.sse", "s3.sse-kms-key-id", "s3.multipart.threshold",
-                "s3.multipart.part-size", "s3.allow-unconditional-writes", "s3.probe.race-rounds");
+                "s3.multipart.part-size", "s3.allow-unconditional-writes", "s3.probe.race-rounds",
+                "s3.request-checksum");
         assertThat(options.get("s3.multipart.threshold")).contains("default 16MiB");
         assertThat(options.get("s3.retry.max-attempts")).contains("default 5");
-        assertThat(options.get("s3.probe.race-rounds")).contains("default 5");
+        assertThat(options.get("s3.probe.race-rounds")).contains("default 3");
+        assertThat(options.get("s3.request-checksum")).contains("auto (default").contains("when-required")
+                .contains("unchunked").contains("crc32c");
     }
 
     interface ThrowingRunnable {

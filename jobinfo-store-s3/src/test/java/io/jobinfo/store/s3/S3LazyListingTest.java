@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.s3.testing.S3Fixture;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.StoredBlob;
 import java.util.ArrayList;
 import java.util.List;

@@ -7,7 +7,7 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.s3.testing.S3FaultProxy;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.s3.testing.S3FixtureExtension;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;

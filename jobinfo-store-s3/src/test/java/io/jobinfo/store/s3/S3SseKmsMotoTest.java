@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.testing.TestBlobs;
 import org.junit.jupiter.api.AfterAll;

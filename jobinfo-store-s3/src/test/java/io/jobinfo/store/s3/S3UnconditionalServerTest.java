@@ -9,7 +9,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.s3.testing.S3FaultProxy;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
-import io.jobinfo.store.spi.BlobSource;
+import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;

@@ -66,6 +66,9 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile boolean closed;
     private volatile Socket portHolder;
     private volatile boolean refusing;
+    private volatile boolean refuseTrailingChecksums;
+    private final AtomicInteger trailerRefusals = new AtomicInteger();
+    private final List<String> putBodyEncodings = new CopyOnWriteArrayList<>();
 
     public S3FaultProxy(URI target) throws IOException {
         this.targetHost = target.getHost();
@@ -213,6 +216,30 @@ public final class S3FaultProxy implements AutoCloseable {
         }
     }
 
+    /**
+     * While on, a request whose body carries a trailing checksum ({@code x-amz-content-sha256:
+     * STREAMING-...-TRAILER}, the AWS SDK's default for PutObject and UploadPart) is answered
+     * {@code 400 XAmzContentSHA256Mismatch} without reaching the server, as Ceph RGW 16 answers it (measured, see
+     * {@code RgwFixtureTest}); every other request is forwarded.
+     */
+    public void refuseTrailingChecksums(boolean on) {
+        refuseTrailingChecksums = on;
+    }
+
+    /**
+     * The {@code x-amz-content-sha256} header of every PUT request seen so far (PutObject, UploadPart), in order:
+     * how the client sent the body ({@code STREAMING-...} for aws-chunked, {@code ...-TRAILER} with a trailing
+     * checksum, {@code UNSIGNED-PAYLOAD}, or the hex SHA-256 of a plainly signed body).
+     */
+    public List<String> putBodyEncodings() {
+        return List.copyOf(putBodyEncodings);
+    }
+
+    /** Requests refused by {@link #refuseTrailingChecksums} so far. */
+    public int trailerRefusals() {
+        return trailerRefusals.get();
+    }
+
     /** Removes a header (case-insensitive name) from every forwarded request. */
     public void stripRequestHeader(String name) {
         strippedHeaders.add(name.toLowerCase(Locale.ROOT));
@@ -264,6 +291,18 @@ public final class S3FaultProxy implements AutoCloseable {
                     return;
                 }
             }
+            if (head.get(0).startsWith("PUT ")) {
+                for (String h : head.subList(1, head.size())) {
+                    if (h.toLowerCase(Locale.ROOT).startsWith("x-amz-content-sha256:")) {
+                        putBodyEncodings.add(h.substring(h.indexOf(':') + 1).trim());
+                    }
+                }
+            }
+            if (refuseTrailingChecksums && hasTrailingChecksum(head)) {
+                trailerRefusals.incrementAndGet();
+                answer(client, in, head, new Fault(400, "XAmzContentSHA256Mismatch"));
+                return;
+            }
             Fault fault = faults.poll();
             if (fault != null) {
                 answer(client, in, head, fault);
@@ -275,6 +314,16 @@ public final class S3FaultProxy implements AutoCloseable {
         } finally {
             open.remove(client);
         }
+    }
+
+    private static boolean hasTrailingChecksum(List<String> head) {
+        for (String h : head.subList(1, head.size())) {
+            String lower = h.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("x-amz-content-sha256:") && lower.contains("trailer")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void answer(Socket client, InputStream in, List<String> head, Fault fault) throws IOException {

@@ -14,10 +14,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
 import software.amazon.awssdk.http.apache.ApacheHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * One S3 endpoint per JVM for every test that needs S3, started on first use and shared (static). In order of
@@ -33,6 +35,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * </ol>
  * Which one runs is logged once at WARN ({@code S3 fixture: ...}) and available from {@link #kind()}.
  *
+ * <p>Besides that shared endpoint, {@link #rgw()} gives a {@link Kind#RGW} fixture: Ceph's RADOS Gateway
+ * ({@link RgwServer}), started when the Ceph packages are installed; without them it skips the caller, naming what
+ * is missing. Its raw clients ({@link #newClient()}) send no SDK trailing checksum, which RGW 16 refuses.
+ *
  * <p>Tests get a fresh bucket from {@link #createBucket(String)} rather than sharing one. Users outside this module
  * depend on the {@code jobinfo-store-s3} test-jar and declare, at test scope, {@code software.amazon.awssdk:s3} +
  * {@code apache-client}, {@code org.gaul:s3proxy}, {@code com.fasterxml.jackson.core:jackson-annotations:2.22} and
@@ -45,7 +51,7 @@ import software.amazon.awssdk.services.s3.S3Client;
 public final class S3Fixture {
 
     /** Which kind of server the fixture runs. */
-    public enum Kind { EXTERNAL, MINIO, S3PROXY }
+    public enum Kind { EXTERNAL, MINIO, S3PROXY, RGW }
 
     public static final String PROP_ENDPOINT = "jobinfo.s3.endpoint";
     public static final String PROP_ACCESS_KEY = "jobinfo.s3.access-key";
@@ -59,6 +65,7 @@ public final class S3Fixture {
 
     private static S3Fixture shared;
     private static RuntimeException startFailure;
+    private static S3Fixture rgw;
 
     private final Kind kind;
     private final URI endpoint;
@@ -92,6 +99,19 @@ public final class S3Fixture {
         }
         LOG.warn("S3 fixture: {} at {} (region {})", shared.kind, shared.endpoint, shared.region);
         return shared;
+    }
+
+    /**
+     * Ceph RGW ({@link RgwServer#shared()}), started on the first call; skips the calling test or class (JUnit
+     * assumption) when Ceph is not installed.
+     */
+    public static synchronized S3Fixture rgw() {
+        if (rgw == null) {
+            RgwServer server = RgwServer.shared();
+            rgw = new S3Fixture(Kind.RGW, server.endpoint(), "us-east-1", server.accessKey(), server.secretKey(),
+                    true);
+        }
+        return rgw;
     }
 
     private static S3Fixture start() throws Exception {
@@ -163,6 +183,11 @@ public final class S3Fixture {
                 .forcePathStyle(pathStyle)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClientBuilder(ApacheHttpClient.builder())
+                // RGW 16 answers the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch, and an
+                // empty body sent as signed aws-chunked with a bare 400: plain bodies for the raw client there
+                .requestChecksumCalculation(kind == Kind.RGW ? RequestChecksumCalculation.WHEN_REQUIRED
+                        : RequestChecksumCalculation.WHEN_SUPPORTED)
+                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(kind != Kind.RGW).build())
                 .overrideConfiguration(overrides)
                 .build();
     }
