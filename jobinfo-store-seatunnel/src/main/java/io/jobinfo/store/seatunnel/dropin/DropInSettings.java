@@ -54,6 +54,8 @@ public final class DropInSettings {
      * orphans.
      */
     public static final String VIEW_WINDOW = PREFIX + "view-window-seconds";
+    /** How often a member logs an INFO summary of its moves, deletes, gc and reads (seconds). */
+    public static final String SUMMARY_INTERVAL = PREFIX + "summary-interval-seconds";
     /** Threads that write blobs and delete them, per member. */
     public static final String MOVE_THREADS = PREFIX + "move-threads";
 
@@ -90,10 +92,11 @@ public final class DropInSettings {
     private final int moveThreads;
     private final long viewWindowMillis;
     private final long operationThreadWaitMillis;
+    private final long summaryIntervalMillis;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
                    long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
-                   long operationThreadWaitMillis) {
+                   long operationThreadWaitMillis, long summaryIntervalMillis) {
         this.storage = storage;
         this.mode = mode;
         this.source = source;
@@ -103,6 +106,7 @@ public final class DropInSettings {
         this.moveThreads = moveThreads;
         this.viewWindowMillis = viewWindowMillis;
         this.operationThreadWaitMillis = operationThreadWaitMillis;
+        this.summaryIntervalMillis = summaryIntervalMillis;
     }
 
     /**
@@ -156,6 +160,7 @@ public final class DropInSettings {
         Mode mode = mode(root, where, problems);
         long readTimeout = number(system, READ_TIMEOUT, 600, 0, 86_400, problems) * 1000;
         long operationThreadWait = number(system, OPERATION_THREAD_WAIT, 5, 0, 600, problems) * 1000;
+        long summaryInterval = number(system, SUMMARY_INTERVAL, 300, 1, 86_400, problems) * 1000;
         long sweep = number(system, SWEEP_INTERVAL, 10, 1, 86_400, problems) * 1000;
         long grace = number(system, GC_GRACE, 600, 1, 30L * 86_400, problems) * 1000;
         long threads = number(system, MOVE_THREADS, 2, 1, 64, problems);
@@ -168,7 +173,7 @@ public final class DropInSettings {
             throw new InvalidConfigurationException(named);
         }
         return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow,
-                operationThreadWait);
+                operationThreadWait, summaryInterval);
     }
 
     /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
@@ -258,6 +263,11 @@ public final class DropInSettings {
 
     public int moveThreads() {
         return moveThreads;
+    }
+
+    /** How often the INFO summary is logged ({@link #SUMMARY_INTERVAL}). */
+    public long summaryIntervalMillis() {
+        return summaryIntervalMillis;
     }
 
     /** How long a read holds a Hazelcast partition or operation thread at most ({@link #OPERATION_THREAD_WAIT}). */

@@ -99,6 +99,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile String lastHoldLogged;
     private volatile UUID listenerId;
     private volatile long lastGc;
+    private volatile long lastSummary = System.currentTimeMillis();
+    private volatile Map<String, Long> summarized = java.util.Collections.emptyMap();
 
     JobInfoMover(HazelcastInstance instance, SerializationService serialization, JobInfoStore store,
                  JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger,
@@ -392,6 +394,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
             if (replaced) {
                 metrics.moved.incrementAndGet();
+                logger.fine("job " + jobId + " moved to " + store.location(jobId) + " (" + bytes.length + " bytes)");
                 pending.remove(jobId);
                 DropInSteps.reached(DropInStepListener.Step.AFTER_REPLACE, jobId);
             } else if (!map.containsKey(jobId)) {
@@ -453,6 +456,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB_DELETE, jobId);
             if (store.delete(jobId)) {
                 metrics.blobsDeleted.incrementAndGet();
+                logger.fine("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
             }
         } catch (JobInfoStoreException | RuntimeException e) {
             metrics.deleteFailures.incrementAndGet();
@@ -500,6 +504,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             }
             metrics.inlineOwned.set(inline);
             long now = System.currentTimeMillis();
+            logSummary(now);
             long gcEvery = Math.max(settings.sweepIntervalMillis(), Math.min(60_000, settings.gcGraceMillis()));
             if (isMaster() && now - lastGc >= gcEvery) {
                 lastGc = now;
@@ -577,6 +582,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 DropInSteps.reached(DropInStepListener.Step.BEFORE_GC_DELETE, jobId);
                 if (store.delete(jobId)) {
                     metrics.gcDeleted.incrementAndGet();
+                    logger.fine("gc deleted the blob of job " + jobId + " (no entry): " + store.location(jobId));
                 }
             }
         } catch (JobInfoStoreException | RuntimeException e) {
@@ -586,5 +592,30 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 unlock(jobId);
             }
         }
+    }
+
+    /**
+     * Every {@link DropInSettings#summaryIntervalMillis()}: one INFO line with what this member did since the last
+     * one (moves, deletes, gc, reads, failures) and its state (mode, inline jobs it owns, deletes held).
+     */
+    private void logSummary(long now) {
+        if (now - lastSummary < settings.summaryIntervalMillis()) {
+            return;
+        }
+        Map<String, Long> current = metrics.snapshot();
+        Map<String, Long> before = summarized;
+        StringBuilder line = new StringBuilder("jobinfo-store drop-in (").append(settings.mode().name()
+                .toLowerCase(java.util.Locale.ROOT)).append(" mode), last ").append((now - lastSummary) / 1000)
+                .append(" s:");
+        for (String counter : new String[] {"moved", "moveFailures", "blobsDeleted", "deleteFailures", "gcRuns",
+                "gcDeleted", "reads", "cacheHits", "readRetries", "readTimeouts", "readFailures"}) {
+            long delta = current.getOrDefault(counter, 0L) - before.getOrDefault(counter, 0L);
+            line.append(' ').append(counter).append(' ').append(delta).append(',');
+        }
+        line.append(" inline jobs owned ").append(current.getOrDefault("inlineOwned", 0L))
+                .append(", deletes held ").append(current.getOrDefault("deletesHeld", 0L) == 1 ? "yes" : "no");
+        logger.info(line.toString());
+        summarized = current;
+        lastSummary = now;
     }
 }

@@ -93,6 +93,7 @@ class DropInFaultClassesTest {
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Djobinfo.dropin.gc-grace-seconds=3",
+                        "-Djobinfo.dropin.summary-interval-seconds=5",
                         "-Djobinfo.dropin.test.crash-points=" + POINTS));
     }
 
@@ -177,6 +178,13 @@ class DropInFaultClassesTest {
         client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
         ClusterClient.await(() -> !Files.exists(blobOf(id)), Duration.ofSeconds(30),
                 () -> "the blob of the canceled job " + id + " is still in the store");
+        // what an operator reads in the members' logs (issue 26): the start line states the mode, and a summary of
+        // moves, deletes and gc comes every summary interval (5 s here, 5 minutes by default)
+        ClusterClient.await(() -> java.util.stream.IntStream.range(0, 3).mapToObj(i -> ST.cluster().logTail(i, 2_000_000))
+                        .anyMatch(log -> log.matches("(?s).*INFO .*jobinfo-store drop-in \\(active mode\\), last \\d+ s:"
+                                + " moved [1-9].*")), Duration.ofSeconds(30),
+                () -> "no member logged a summary with a move");
+        assertThat(ST.cluster().logTail(0, 2_000_000)).contains("jobinfo-store drop-in started in active mode");
     }
 
     @Test

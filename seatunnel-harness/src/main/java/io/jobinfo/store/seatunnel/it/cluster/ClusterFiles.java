@@ -122,5 +122,8 @@ final class ClusterFiles {
             # the coordinator's few lines per job (submit, restore after a master switch) are what the tests read
             logger.coordinator.name = org.apache.seatunnel.engine.server.CoordinatorService
             logger.coordinator.level = info
+            # the drop-in's start line and its periodic summary, as an operator's INFO log shows them
+            logger.jobinfo.name = io.jobinfo.store.seatunnel.dropin
+            logger.jobinfo.level = info
             """;
 }
