@@ -348,6 +348,27 @@ public final class ClusterClient implements AutoCloseable {
         return members().get(0).getAddress().getPort();
     }
 
+    /**
+     * How many members the member on {@code port} sees, asked of that member (not this client's view, which follows
+     * membership through one connection and freezes while that member is stopped); -1 if it does not answer in 10 s.
+     */
+    public int membersSeenBy(int port) {
+        for (Member m : members()) {
+            if (m.getAddress().getPort() == port) {
+                try {
+                    return client.getHazelcastInstance().getExecutorService("seatunnel-it-probe")
+                            .submitToMember(new MemberCountProbe(), m).get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    if (e instanceof InterruptedException) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+
     /** Waits until the cluster has {@code size} members. */
     public void awaitClusterSize(int size, Duration timeout) {
         await(() -> members().size() == size, timeout,
