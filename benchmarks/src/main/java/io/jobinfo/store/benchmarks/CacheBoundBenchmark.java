@@ -1,7 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
 import com.hazelcast.core.HazelcastInstance;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.embedded.Directories;

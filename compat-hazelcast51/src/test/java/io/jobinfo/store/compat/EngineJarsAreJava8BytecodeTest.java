@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
 class EngineJarsAreJava8BytecodeTest {
 
     /** The jars that load inside an engine member, and the demo model (for engines that bring the look-alike). */
-    static final List<String> ENGINE_JARS = Arrays.asList("jobinfo-store-api", "jobinfo-store-local",
+    static final List<String> ENGINE_JARS = Arrays.asList("jobinfo-store-spi", "jobinfo-store-core",
+            "jobinfo-store-local",
             "jobinfo-store-hdfs", "jobinfo-store-s3", "jobinfo-store-seatunnel", "jobinfo-store-demo-model");
 
     static final int JAVA_8 = 52;

@@ -1,5 +1,7 @@
 package io.jobinfo.store.docs;
 
+import io.jobinfo.store.metering.MeteredJobInfoStore;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.core.HazelcastInstance;
@@ -59,7 +61,7 @@ class JavaExamplesTest {
         Markdown.Block snippet = Markdown.blocks(Docs.ROOT.resolve("README.md")).stream()
                 .filter(b -> b.language().equals("java")).findFirst().orElseThrow();
         String source = """
-                import io.jobinfo.store.codec.KryoJobInfoCodec;
+                import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
                 import io.jobinfo.store.config.JobInfoStorageConfig;
                 import io.jobinfo.store.envelope.BlobEnvelope;
                 import io.jobinfo.store.envelope.VerifiedBlob;
@@ -174,7 +176,7 @@ class JavaExamplesTest {
                 callStatic(classes, "SubmitJob", "submitFailed", registry, 101L);
                 assertThat(registry.size()).isZero();
 
-                // the store calls were metered through JobInfoStores.open(config, meters)
+                // the store calls were metered through MeteredJobInfoStore.open(config, meters)
                 assertThat(meters.get("jobinfo.store.operations").tag("operation", "create").timers())
                         .isNotEmpty();
             } finally {

@@ -3,12 +3,12 @@ package io.jobinfo.store.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
-import io.jobinfo.store.spi.MeteredJobInfoStore;
+import io.jobinfo.store.metering.MeteredJobInfoStore;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.service.RestoreReport;
@@ -58,7 +58,7 @@ class MetricsTest {
         byte[] one = BlobEnvelope.wrap(1, KryoJobInfoCodec.ID, new byte[1000]);
         byte[] other = BlobEnvelope.wrap(1, KryoJobInfoCodec.ID, new byte[999]);
         byte[] two = BlobEnvelope.wrap(2, KryoJobInfoCodec.ID, new byte[3000]);
-        try (JobInfoStore store = JobInfoStores.open(config, meters)) {
+        try (JobInfoStore store = MeteredJobInfoStore.open(config, meters)) {
             assertThat(store).isInstanceOf(MeteredJobInfoStore.class);
             assertThat(store.type()).isEqualTo("local");
             assertThat(store.create(1, BlobSource.ofBytes(one))).isEqualTo(CreateOutcome.CREATED);
@@ -114,7 +114,7 @@ class MetricsTest {
                 .option("s3.secret-key", s3.secretKey())
                 .build();
         byte[] blob = BlobEnvelope.wrap(7, KryoJobInfoCodec.ID, new byte[2048]);
-        try (JobInfoStore store = JobInfoStores.open(config, meters)) {
+        try (JobInfoStore store = MeteredJobInfoStore.open(config, meters)) {
             store.create(7, BlobSource.ofBytes(blob));
             store.read(7);
             assertThatThrownBy(() -> store.read(8)).isInstanceOf(BlobNotFoundException.class);
@@ -137,7 +137,7 @@ class MetricsTest {
         CacheConfig cache = new CacheConfig(2 * (jobSize + 20_000), jobSize + 20_000, CacheConfig
                 .DEFAULT_EXPIRE_AFTER_ACCESS);
         try (HazelcastTestCluster cluster = new HazelcastTestCluster(1);
-             JobInfoStore store = JobInfoStores.open(config, meters);
+             JobInfoStore store = MeteredJobInfoStore.open(config, meters);
              RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry
                      .builder(cluster.master(), store, codec).cache(cache).meterRegistry(meters)
                      .restorePrefetch(0) // the store counts below are exact; a prefetch may read a blob twice

@@ -1,7 +1,7 @@
 package io.jobinfo.store.it;
 
 import com.hazelcast.map.IMap;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;

@@ -22,7 +22,7 @@ import java.util.TreeSet;
  * every test class; {@code target/reliability-complete.md} too once every group of the suite has reported rows, and
  * {@link PublishReliabilityReport} copies that one to {@code docs/reliability.md} when asked.
  *
- * <p>Rows and their table are {@link ReliabilityRow}s (the api test-jar), which seatunnel-it's crash trials on the
+ * <p>Rows and their table are {@link ReliabilityRow}s (the core test-jar), which seatunnel-it's crash trials on the
  * real engine write too.
  */
 public final class ReliabilityReport {

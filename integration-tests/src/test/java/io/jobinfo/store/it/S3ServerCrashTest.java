@@ -17,7 +17,7 @@ import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.testing.HazelcastTestCluster;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.File;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;

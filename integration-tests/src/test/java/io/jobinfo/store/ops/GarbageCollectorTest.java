@@ -3,7 +3,7 @@ package io.jobinfo.store.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.map.IMap;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.local.LocalJobInfoStore;

@@ -2,7 +2,7 @@ package io.jobinfo.store.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
@@ -12,7 +12,7 @@ import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;

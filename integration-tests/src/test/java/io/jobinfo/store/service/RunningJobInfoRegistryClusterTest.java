@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.local.LocalJobInfoStore;

@@ -7,7 +7,7 @@ import com.hazelcast.map.IMap;
 import io.jobinfo.store.cli.ByteSizeConverter;
 import io.jobinfo.store.cli.JobInfoStoreCli;
 import io.jobinfo.store.cli.ops.StorageConfigFile;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.ByteSize;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.demo.embedded.InJvmCluster;

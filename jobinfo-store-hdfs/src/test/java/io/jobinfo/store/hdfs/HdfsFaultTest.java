@@ -16,7 +16,7 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoredBlob;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import java.nio.file.Path;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.hdfs.MiniDFSCluster;

@@ -3,7 +3,7 @@ package io.jobinfo.store.hdfs;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.junit.jupiter.api.BeforeAll;
 

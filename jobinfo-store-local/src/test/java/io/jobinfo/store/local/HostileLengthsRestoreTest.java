@@ -10,7 +10,7 @@ import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.map.IMap;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.codec.JobInfoCodec;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.service.InlineJobInfo;

@@ -11,7 +11,7 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

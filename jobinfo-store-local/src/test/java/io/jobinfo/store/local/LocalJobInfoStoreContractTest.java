@@ -2,7 +2,7 @@ package io.jobinfo.store.local;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;

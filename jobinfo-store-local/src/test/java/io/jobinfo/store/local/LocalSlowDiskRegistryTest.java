@@ -8,7 +8,7 @@ import io.jobinfo.store.service.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;

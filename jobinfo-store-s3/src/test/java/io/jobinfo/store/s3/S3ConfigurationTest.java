@@ -18,7 +18,7 @@ import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.jobinfo.store.s3;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import org.junit.jupiter.api.BeforeAll;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;

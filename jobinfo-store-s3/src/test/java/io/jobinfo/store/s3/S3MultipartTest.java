@@ -13,7 +13,7 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.StoredBlob;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.ByteArrayInputStream;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -15,7 +15,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.OutcomeUnknownException;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.net.BindException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

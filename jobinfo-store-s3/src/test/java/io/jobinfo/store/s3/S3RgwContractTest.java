@@ -4,7 +4,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.s3.testing.RgwServer;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.core.sync.RequestBody;

@@ -10,7 +10,7 @@ import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

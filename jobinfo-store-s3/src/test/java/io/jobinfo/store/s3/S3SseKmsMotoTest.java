@@ -6,7 +6,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

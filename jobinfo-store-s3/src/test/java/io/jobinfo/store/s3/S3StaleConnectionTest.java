@@ -7,7 +7,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStores;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;

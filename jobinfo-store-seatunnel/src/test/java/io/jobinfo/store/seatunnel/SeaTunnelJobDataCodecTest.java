@@ -10,7 +10,7 @@ import com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuil
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobAssertions;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;

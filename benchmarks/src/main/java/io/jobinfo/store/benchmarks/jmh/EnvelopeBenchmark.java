@@ -1,7 +1,7 @@
 package io.jobinfo.store.benchmarks.jmh;
 
 import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;

@@ -3,7 +3,7 @@ package io.jobinfo.store.compat.hadoop314;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.hdfs.HdfsJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.testing.AbstractJobInfoStoreContractTest;
+import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;

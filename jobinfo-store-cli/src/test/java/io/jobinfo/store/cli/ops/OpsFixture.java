@@ -3,7 +3,7 @@ package io.jobinfo.store.cli.ops;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.cli.JobInfoStoreCli;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;

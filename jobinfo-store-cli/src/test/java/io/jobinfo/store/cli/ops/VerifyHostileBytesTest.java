@@ -22,7 +22,7 @@ import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.testing.HazelcastTestCluster;
-import io.jobinfo.store.testing.TestBlobs;
+import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.Serializable;

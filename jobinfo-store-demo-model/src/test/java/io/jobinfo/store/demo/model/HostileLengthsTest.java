@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.esotericsoftware.kryo.io.Output;
 import io.jobinfo.store.codec.CodecException;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import java.lang.management.ManagementFactory;
 import java.util.function.Consumer;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.JobInfoCodec;
-import io.jobinfo.store.codec.KryoJobInfoCodec;
+import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -61,7 +61,7 @@ class JobImmutableInformationCodecTest {
     /**
      * Blobs already stored must keep decoding, and the same job must keep encoding to the same bytes (a resubmit is
      * compared byte for byte): the SHA-256 of encodings made by the codec before it moved out of the core (commit
-     * 8521f90, where it was {@code io.jobinfo.store.codec.KryoJobInfoCodec} typed on {@code io.jobinfo.store.model}).
+     * 8521f90, where it was {@code io.jobinfo.store.codec.kryo.KryoJobInfoCodec} typed on {@code io.jobinfo.store.model}).
      */
     @Test
     void encodesByteForByteAsBeforeTheMove() throws Exception {

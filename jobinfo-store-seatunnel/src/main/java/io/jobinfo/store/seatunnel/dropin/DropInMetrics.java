@@ -1,5 +1,7 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import io.jobinfo.store.metering.MeteredJobInfoStore;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

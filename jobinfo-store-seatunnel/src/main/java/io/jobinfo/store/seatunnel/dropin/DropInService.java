@@ -1,5 +1,7 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import io.jobinfo.store.metering.MeteredJobInfoStore;
+
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
 import com.hazelcast.internal.serialization.SerializationService;
@@ -90,7 +92,7 @@ public final class DropInService implements ManagedService {
         MeterRegistry meters = new SimpleMeterRegistry();
         JobInfoStore store;
         try {
-            store = JobInfoStores.open(settings.storage(), meters);
+            store = MeteredJobInfoStore.open(settings.storage(), meters);
         } catch (JobInfoStoreException e) {
             throw new DropInRefusedException("the jobinfo-store drop-in cannot open its store (" + settings.storage()
                     + ", from " + settings.source() + "): " + e.getMessage());

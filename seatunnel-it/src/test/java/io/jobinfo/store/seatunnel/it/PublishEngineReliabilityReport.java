@@ -12,7 +12,7 @@ import java.nio.file.Path;
  * markers; the rest of the page is left as it is). The trials never write tracked files; run this from the
  * repository root after them:
  * <pre>
- * java -cp seatunnel-it/target/test-classes:jobinfo-store-api/target/test-classes \
+ * java -cp seatunnel-it/target/test-classes:jobinfo-store-core/target/test-classes \
  *     io.jobinfo.store.seatunnel.it.PublishEngineReliabilityReport
  * </pre>
  * Needs nothing but the JDK. Exits 2, changing nothing, when there is no result or the page has no engine section;
