@@ -1,5 +1,8 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,5 +1,8 @@
 package io.jobinfo.store.benchmarks;
 
+import io.jobinfo.store.service.SubmitObserver;
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+
 import java.util.List;
 
 /**

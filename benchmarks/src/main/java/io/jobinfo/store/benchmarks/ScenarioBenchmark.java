@@ -11,7 +11,7 @@ import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;

@@ -8,7 +8,7 @@ import com.hazelcast.client.config.YamlClientConfigBuilder;
 import com.hazelcast.config.YamlConfigBuilder;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.service.JavaDeserializationFilter;
+import io.jobinfo.store.lifecycle.JavaDeserializationFilter;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.ByteArrayInputStream;

@@ -10,7 +10,7 @@ import com.hazelcast.map.IMap;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.ops.GcReport;
-import io.jobinfo.store.service.FencedException;
+import io.jobinfo.store.lifecycle.FencedException;
 import io.jobinfo.store.service.PointerOutcomeUnknownException;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;

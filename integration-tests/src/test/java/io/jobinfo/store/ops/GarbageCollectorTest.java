@@ -1,5 +1,7 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.OrphanRule;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.map.IMap;
@@ -9,8 +11,8 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.service.InlineJobInfo;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.StoreNaming;

@@ -1,5 +1,8 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoSerialization;
+import io.jobinfo.store.lifecycle.JavaDeserializationFilter;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +19,7 @@ import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.it.MemberMain;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.ops.OrphanRule;
+import io.jobinfo.store.lifecycle.OrphanRule;
 import io.jobinfo.store.ops.Verifier;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
@@ -129,7 +132,7 @@ class JavaDeserializationTripwireTest {
 
             // verify, from a client
             Verifier.Report verified = new Verifier(client.getMap(map.getName()), store, 2, Clock.systemUTC(),
-                    new OrphanRule(Duration.ZERO), io.jobinfo.store.ops.JobValueFormats.inlineOnly(), List.of(CODEC)).run(id -> { });
+                    new OrphanRule(Duration.ZERO), io.jobinfo.store.lifecycle.JobValueFormats.inlineOnly(), List.of(CODEC)).run(id -> { });
             assertThat(verified.validPointers()).isEqualTo(1);
             assertThat(verified.broken()).singleElement().satisfies(p -> {
                 assertThat(p.jobId()).isEqualTo(HOSTILE);

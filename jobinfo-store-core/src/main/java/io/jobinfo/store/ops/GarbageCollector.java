@@ -1,10 +1,15 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.MapValueReader;
+import io.jobinfo.store.lifecycle.OrphanRule;
+
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.concurrent.WorkerPool;
-import io.jobinfo.store.service.ClusterIncident;
-import io.jobinfo.store.service.DeleteMarker;
-import io.jobinfo.store.service.IncidentLog;
+import io.jobinfo.store.lifecycle.ClusterIncident;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;

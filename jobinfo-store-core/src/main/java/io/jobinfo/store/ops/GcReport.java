@@ -1,6 +1,8 @@
 package io.jobinfo.store.ops;
 
-import io.jobinfo.store.service.ClusterIncident;
+import io.jobinfo.store.lifecycle.MapValueReader;
+
+import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,14 +1,21 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.JobValueFormat;
+import io.jobinfo.store.lifecycle.MapValueReader;
+import io.jobinfo.store.lifecycle.InlineJob;
+
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.service.DeleteMarker;
-import io.jobinfo.store.service.InlineJobInfo;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
@@ -66,8 +73,6 @@ public final class Migrator {
     /** Serialized size of an {@link InlineJobInfo} besides its payload: Hazelcast data header (8 bytes), the
      * identified-data-serializable header (9), timestamp (8), codec id (2) and array length (4). */
     static final int INLINE_OVERHEAD = InlineJobInfoFormat.OVERHEAD;
-    /** Serialized size of a {@link JobInfoPointer} besides its store id's bytes. */
-    static final int POINTER_OVERHEAD = 8 + 9 + 8 + 8 + 8 + 4 + 16 + 2 + 1 + 4;
 
     /** Which way a run converts. */
     public enum Direction {
@@ -288,7 +293,7 @@ public final class Migrator {
 
     /** Serialized size of a pointer, as the map stores it. */
     public static long pointerValueBytes(String storeId) {
-        return POINTER_OVERHEAD + storeId.getBytes(StandardCharsets.UTF_8).length;
+        return JobInfoPointer.serializedBytes(storeId);
     }
 
     private MigrationReport run(Direction direction, boolean dryRun) {

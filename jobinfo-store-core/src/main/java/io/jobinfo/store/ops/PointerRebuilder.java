@@ -4,8 +4,8 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.partition.PartitionService;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.service.DeleteMarker;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -187,7 +187,7 @@ public final class PointerRebuilder {
             }
             scanned++;
             long jobId = blob.jobId();
-            if (registered.contains(jobId) || io.jobinfo.store.service.NamespaceClaim.isClaim(jobId)) {
+            if (registered.contains(jobId) || io.jobinfo.store.lifecycle.NamespaceClaim.isClaim(jobId)) {
                 continue; // registered, or the namespace's claim (no job)
             }
             if (blob.lastModified().isAfter(modifiedNotAfter) || (partitions != null

@@ -1,11 +1,20 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.JobValueFormat;
+import io.jobinfo.store.lifecycle.MapValueReader;
+import io.jobinfo.store.lifecycle.InlineJob;
+import io.jobinfo.store.lifecycle.OrphanRule;
+
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -237,7 +246,7 @@ public final class Verifier {
             this.format = Objects.requireNonNull(format, "format");
         }
 
-        /** An {@link io.jobinfo.store.service.InlineJobInfo}. */
+        /** An {@link io.jobinfo.store.lifecycle.InlineJobInfo}. */
         public InlineEntry(long jobId, long encodedBytes) {
             this(jobId, encodedBytes, InlineJobInfoFormat.NAME);
         }
@@ -404,7 +413,7 @@ public final class Verifier {
             return;
         }
         Object value = read.value();
-        if (value == null || value instanceof io.jobinfo.store.service.DeleteMarker) {
+        if (value == null || value instanceof io.jobinfo.store.lifecycle.DeleteMarker) {
             return; // removed meanwhile, or a job that ended and whose blob is being deleted (no job)
         }
         JobInfoPointer wrapped = formats.pointerOf(value);

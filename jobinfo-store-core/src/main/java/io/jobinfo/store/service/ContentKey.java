@@ -1,5 +1,8 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Arrays;

@@ -1,5 +1,7 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.CacheWriter;
 import com.github.benmanes.caffeine.cache.Caffeine;

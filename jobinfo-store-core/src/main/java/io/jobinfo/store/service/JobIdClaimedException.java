@@ -1,5 +1,7 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.DeleteMarker;
+
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**

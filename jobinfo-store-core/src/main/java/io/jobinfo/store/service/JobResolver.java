@@ -1,5 +1,8 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.envelope.ReadVerification;

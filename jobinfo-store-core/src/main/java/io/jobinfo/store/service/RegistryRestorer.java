@@ -1,5 +1,9 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.PointerMap;
+
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;

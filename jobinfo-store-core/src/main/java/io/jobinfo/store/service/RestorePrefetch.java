@@ -1,5 +1,8 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;

@@ -1,5 +1,15 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.PointerMap;
+
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.IncidentLog;
+import io.jobinfo.store.lifecycle.PartitionLossMonitor;
+import io.jobinfo.store.lifecycle.FencingProcessors;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.FencedException;
+
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -68,7 +78,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Leader fencing</b> (optional, {@link Builder#fencing(boolean)}): the master calls {@link #takeOver()} when it
  * takes charge; it gets a new epoch and raises the fence of every partition to it. Every later pointer write and
  * removal of a fencing registry carries its epoch and is refused atomically, on the job's partition, with a
- * {@link FencedException} if a newer master has taken over since. See {@link LeaderFence} for the guarantee and its
+ * {@link FencedException} if a newer master has taken over since. See {@link io.jobinfo.store.lifecycle.LeaderFence} for the guarantee and its
  * limits (documented in {@code docs/reliability.md}).
  *
  * <p><b>Structure.</b> This class is the facade; the work is done by {@link PointerMap} (map access and fencing),

@@ -1,5 +1,7 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.DeleteMarker;
+
 /**
  * Test seam: told about each step of {@link RunningJobInfoRegistry#submit}, on the submitting thread, so that
  * fault-injection tests can crash the process (or pause it) exactly between two steps. Production code leaves it

@@ -1,5 +1,7 @@
 package io.jobinfo.store.build;
 
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.DataInputStream;

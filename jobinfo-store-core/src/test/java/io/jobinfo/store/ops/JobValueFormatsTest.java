@@ -1,10 +1,15 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
+import io.jobinfo.store.lifecycle.JobValueFormat;
+import io.jobinfo.store.lifecycle.InlineJob;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.codec.CodecException;
-import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
 import org.junit.jupiter.api.Test;
 
 class JobValueFormatsTest {

@@ -1,9 +1,11 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.OrphanRule;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jobinfo.store.ops.OrphanRule.Verdict;
+import io.jobinfo.store.lifecycle.OrphanRule.Verdict;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;

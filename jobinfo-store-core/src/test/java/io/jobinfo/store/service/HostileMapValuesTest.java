@@ -1,5 +1,10 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.JobInfoSerialization;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.internal.serialization.Data;

@@ -1,5 +1,7 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.benmanes.caffeine.cache.Ticker;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.codec.JobInfoCodec;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;

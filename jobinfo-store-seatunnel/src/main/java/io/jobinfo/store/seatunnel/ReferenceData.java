@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel;
 
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,11 +1,11 @@
 package io.jobinfo.store.seatunnel;
 
 import io.jobinfo.store.codec.CodecException;
-import io.jobinfo.store.ops.InlineJob;
-import io.jobinfo.store.ops.JobValueFormat;
+import io.jobinfo.store.lifecycle.InlineJob;
+import io.jobinfo.store.lifecycle.JobValueFormat;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;
 

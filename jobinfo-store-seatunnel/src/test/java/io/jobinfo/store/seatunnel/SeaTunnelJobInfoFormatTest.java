@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.codec.CodecException;
-import io.jobinfo.store.ops.InlineJob;
+import io.jobinfo.store.lifecycle.InlineJob;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;
 import org.apache.seatunnel.engine.core.job.JobInfo;
@@ -46,7 +46,7 @@ class SeaTunnelJobInfoFormatTest {
     void theMigratedValueIsTheDropInsReferenceInsideAJobInfo() throws Exception {
         io.jobinfo.store.envelope.EnvelopeHeader header = io.jobinfo.store.envelope.BlobEnvelope.headerFor(4242L,
                 SeaTunnelJobDataCodec.ID, 1_700_000_000_123L, job.bytes());
-        io.jobinfo.store.service.JobInfoPointer pointer = new io.jobinfo.store.service.JobInfoPointer(4242L,
+        io.jobinfo.store.lifecycle.JobInfoPointer pointer = new io.jobinfo.store.lifecycle.JobInfoPointer(4242L,
                 1_700_000_000_123L, "store-a1", header);
         Object value = format.pointerValue(pointer);
         assertThat(value).isInstanceOf(JobInfo.class);

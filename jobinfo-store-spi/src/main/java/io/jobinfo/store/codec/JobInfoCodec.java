@@ -12,7 +12,7 @@ public interface JobInfoCodec<T> {
 
     /**
      * Stable id stored in the envelope, 1..65535. Ids 1..255 are reserved for codecs shipped with this library; in
-     * use: 1 {@code io.jobinfo.store.codec.kryo.KryoJobInfoCodec} ({@code kryo-jobinfo-v1}), 2 {@code io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec}
+     * use: 1 {@code KryoJobInfoCodec} ({@code kryo-jobinfo-v1}), 2 {@code SeaTunnelJobDataCodec}
      * ({@code seatunnel-job-data-v1}, module jobinfo-store-seatunnel: SeaTunnel's own serialized job, byte for byte).
      * An id is never reused for another format.
      */

@@ -1,5 +1,7 @@
 package io.jobinfo.store.benchmarks.jmh;
 
+import io.jobinfo.store.service.RunningJobInfoRegistry;
+
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;

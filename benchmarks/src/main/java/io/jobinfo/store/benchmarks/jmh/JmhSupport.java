@@ -2,8 +2,8 @@ package io.jobinfo.store.benchmarks.jmh;
 
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
-import io.jobinfo.store.service.JavaDeserializationFilter;
-import io.jobinfo.store.service.JobInfoSerialization;
+import io.jobinfo.store.lifecycle.JavaDeserializationFilter;
+import io.jobinfo.store.lifecycle.JobInfoSerialization;
 
 /** Shared set-up of the JMH benchmarks. */
 final class JmhSupport {

@@ -1,9 +1,11 @@
 package io.jobinfo.store.cli.ops;
 
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+
 import io.jobinfo.store.ops.GarbageCollector;
 import io.jobinfo.store.ops.GcReport;
-import io.jobinfo.store.service.ClusterIncident;
-import io.jobinfo.store.service.IncidentLog;
+import io.jobinfo.store.lifecycle.ClusterIncident;
+import io.jobinfo.store.lifecycle.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
 import java.io.PrintWriter;

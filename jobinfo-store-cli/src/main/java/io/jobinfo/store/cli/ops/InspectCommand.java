@@ -9,7 +9,7 @@ import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.demo.model.ConnectorJarIdentifier;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -22,10 +22,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import io.jobinfo.store.ops.InlineJob;
-import io.jobinfo.store.ops.JobValueFormat;
-import io.jobinfo.store.ops.MapValue;
-import io.jobinfo.store.ops.MapValueReader;
+import io.jobinfo.store.lifecycle.InlineJob;
+import io.jobinfo.store.lifecycle.JobValueFormat;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.MapValueReader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.seatunnel.SeaTunnelJobHeader;
 import picocli.CommandLine.Command;
@@ -110,7 +110,7 @@ public final class InspectCommand extends OpsCommand {
                 }
                 result.put("location", store.location(jobId));
                 headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
-            } else if (value instanceof io.jobinfo.store.service.DeleteMarker marker) {
+            } else if (value instanceof io.jobinfo.store.lifecycle.DeleteMarker marker) {
                 // no job: it ended (or its orphan blob is being collected) and the blob is being deleted
                 result.put("value", "being deleted");
                 Map<String, Object> claim = new LinkedHashMap<>();

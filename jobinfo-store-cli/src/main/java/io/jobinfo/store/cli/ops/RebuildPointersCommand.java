@@ -1,8 +1,8 @@
 package io.jobinfo.store.cli.ops;
 
 import io.jobinfo.store.ops.PointerRebuilder;
-import io.jobinfo.store.service.ClusterIncident;
-import io.jobinfo.store.service.IncidentLog;
+import io.jobinfo.store.lifecycle.ClusterIncident;
+import io.jobinfo.store.lifecycle.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.io.PrintWriter;
 import java.time.Duration;

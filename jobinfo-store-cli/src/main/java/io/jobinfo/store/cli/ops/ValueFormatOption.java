@@ -1,7 +1,9 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.ops.InlineJobInfoFormat;
-import io.jobinfo.store.ops.JobValueFormats;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+
+import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
+import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat;
 import picocli.CommandLine.Option;
 

@@ -1,6 +1,6 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.ops.OrphanRule;
+import io.jobinfo.store.lifecycle.OrphanRule;
 import io.jobinfo.store.ops.Verifier;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;

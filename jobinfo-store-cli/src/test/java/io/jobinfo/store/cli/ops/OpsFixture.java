@@ -8,7 +8,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
-import io.jobinfo.store.service.InlineJobInfo;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.testing.HazelcastTestCluster;

@@ -2,9 +2,9 @@ package io.jobinfo.store.seatunnel.dropin;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
-import io.jobinfo.store.service.ClusterIncident;
-import io.jobinfo.store.service.IncidentLog;
-import io.jobinfo.store.service.PartitionLossMonitor;
+import io.jobinfo.store.lifecycle.ClusterIncident;
+import io.jobinfo.store.lifecycle.IncidentLog;
+import io.jobinfo.store.lifecycle.PartitionLossMonitor;
 
 import java.time.Instant;
 import java.util.List;

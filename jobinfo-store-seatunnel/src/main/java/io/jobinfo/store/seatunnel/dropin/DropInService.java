@@ -9,7 +9,7 @@ import com.hazelcast.internal.services.ManagedService;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.spi.impl.NodeEngine;
 import io.jobinfo.store.config.InvalidConfigurationException;
-import io.jobinfo.store.service.NamespaceClaim;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;

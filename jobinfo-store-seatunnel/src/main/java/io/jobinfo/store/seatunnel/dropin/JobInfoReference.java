@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.dropin;
 
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import java.util.Objects;
 

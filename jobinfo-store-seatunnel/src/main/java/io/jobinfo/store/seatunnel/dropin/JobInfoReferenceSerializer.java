@@ -7,7 +7,7 @@ import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import com.hazelcast.nio.serialization.StreamSerializer;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.seatunnel.ReferenceData;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import java.io.IOException;
 

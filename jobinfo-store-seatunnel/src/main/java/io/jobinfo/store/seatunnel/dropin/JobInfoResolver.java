@@ -10,7 +10,7 @@ import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;

@@ -12,7 +12,7 @@ import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.seatunnel.testing.RealSeaTunnelJob;
 import io.jobinfo.store.seatunnel.testing.SeaTunnelJobs;
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;

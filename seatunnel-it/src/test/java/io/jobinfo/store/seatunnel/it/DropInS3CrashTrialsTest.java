@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.service.NamespaceClaim;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;

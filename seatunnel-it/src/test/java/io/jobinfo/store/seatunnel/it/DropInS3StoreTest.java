@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.service.NamespaceClaim;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.envelope.BlobEnvelope;

@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.service.NamespaceClaim;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hazelcast.internal.serialization.Data;

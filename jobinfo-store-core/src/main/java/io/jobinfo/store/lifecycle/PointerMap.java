@@ -1,4 +1,11 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
+
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.LeaderFence;
+import io.jobinfo.store.lifecycle.JavaDeserializationFilter;
+import io.jobinfo.store.lifecycle.FencingProcessors;
+import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.FencedException;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -22,26 +29,26 @@ import java.util.Set;
  * (an unknown outcome for a write). A fenced write that a newer epoch refuses returns a
  * {@link FencingProcessors.Rejected} instead of the previous value.
  */
-final class PointerMap {
+public final class PointerMap {
 
     private final IMap<Long, Object> map;
     private final LeaderFence fence;
     private volatile long epoch;
 
-    PointerMap(HazelcastInstance hazelcast, String mapName, boolean fencing) {
+    public PointerMap(HazelcastInstance hazelcast, String mapName, boolean fencing) {
         this.map = hazelcast.getMap(mapName);
         this.fence = fencing ? new LeaderFence(hazelcast, mapName) : null;
     }
 
-    IMap<Long, Object> imap() {
+    public IMap<Long, Object> imap() {
         return map;
     }
 
-    String name() {
+    public String name() {
         return map.getName();
     }
 
-    Object get(long jobId) {
+    public Object get(long jobId) {
         return map.get(jobId);
     }
 
@@ -49,7 +56,7 @@ final class PointerMap {
      * {@code map.get(jobId)}, with a value Hazelcast refuses to deserialize (a Java-serialized object the
      * {@link JavaDeserializationFilter} does not allow, or bytes of an unknown type) reported naming the job.
      */
-    Object readValue(long jobId) throws JobInfoStoreException {
+    public Object readValue(long jobId) throws JobInfoStoreException {
         try {
             return map.get(jobId);
         } catch (HazelcastSerializationException e) {
@@ -68,7 +75,7 @@ final class PointerMap {
      * Every registered entry of the map (delete markers left out), in one call; if some value cannot be deserialized, entry by entry, each unreadable one
      * added to {@code failed} (naming its job id) instead of failing the whole read.
      */
-    List<Map.Entry<Long, Object>> readableEntries(Map<Long, JobInfoStoreException> failed) {
+    public List<Map.Entry<Long, Object>> readableEntries(Map<Long, JobInfoStoreException> failed) {
         try {
             // copied here: the set may deserialize its values lazily, while being iterated
             return entries();
@@ -89,7 +96,7 @@ final class PointerMap {
     }
 
     /** Puts {@code pointer} unless a value is there; returns that value, {@code null} or a Rejected. */
-    Object putIfAbsent(long jobId, JobInfoPointer pointer, long writerEpoch) {
+    public Object putIfAbsent(long jobId, JobInfoPointer pointer, long writerEpoch) {
         if (fence == null) {
             return map.putIfAbsent(jobId, pointer);
         }
@@ -98,7 +105,7 @@ final class PointerMap {
     }
 
     /** Removes the value of {@code jobId}; returns it, {@code null} or a Rejected. */
-    Object remove(long jobId, long writerEpoch) {
+    public Object remove(long jobId, long writerEpoch) {
         if (fence == null) {
             return map.remove(jobId);
         }
@@ -111,7 +118,7 @@ final class PointerMap {
      * {@code marker}, atomically (a compare-and-set, fenced when this map is). Returns the value replaced;
      * {@code null} or a {@link DeleteMarker} if nothing was registered (nothing changed); or a Rejected.
      */
-    Object claim(long jobId, DeleteMarker marker, long writerEpoch) {
+    public Object claim(long jobId, DeleteMarker marker, long writerEpoch) {
         if (fence != null) {
             return map.executeOnKey(jobId, new FencingProcessors.FencedPointerOp(fence.fenceMapName(),
                     fence.fenceKeyFor(jobId), writerEpoch, FencingProcessors.CLAIM, marker));
@@ -129,12 +136,12 @@ final class PointerMap {
     }
 
     /** Removes {@code marker} if it is still the value of {@code jobId}; returns whether it was. */
-    boolean release(long jobId, DeleteMarker marker) {
+    public boolean release(long jobId, DeleteMarker marker) {
         return map.remove(jobId, marker);
     }
 
     /** A snapshot of every registered entry (a cluster-wide call); delete markers (no job) are left out. */
-    List<Map.Entry<Long, Object>> entries() {
+    public List<Map.Entry<Long, Object>> entries() {
         List<Map.Entry<Long, Object>> out = new ArrayList<>();
         for (Map.Entry<Long, Object> e : map.entrySet()) {
             if (!(e.getValue() instanceof DeleteMarker)) {
@@ -146,25 +153,25 @@ final class PointerMap {
 
     /** Ids of every registered job; ids under a delete marker (no job) are left out. */
     @SuppressWarnings("unchecked")
-    Set<Long> keys() {
+    public Set<Long> keys() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(map.keySet(
                 Predicates.not(Predicates.instanceOf(DeleteMarker.class)))));
     }
 
-    int size() {
+    public int size() {
         return keys().size();
     }
 
-    boolean fencing() {
+    public boolean fencing() {
         return fence != null;
     }
 
-    long epoch() {
+    public long epoch() {
         return epoch;
     }
 
-    /** See {@link RunningJobInfoRegistry#takeOver()}. */
-    long takeOver() throws FencedException {
+    /** See {@link io.jobinfo.store.service.RunningJobInfoRegistry#takeOver()}. */
+    public long takeOver() throws FencedException {
         if (fence == null) {
             throw new IllegalStateException("takeOver() needs a registry built with fencing(true)");
         }
@@ -178,7 +185,7 @@ final class PointerMap {
     }
 
     /** The epoch writes carry; fails if this map is fenced and {@link #takeOver()} was never called. */
-    long requireEpoch() {
+    public long requireEpoch() {
         long e = epoch;
         if (fence != null && e == 0) {
             throw new IllegalStateException("this registry fences its writes: call takeOver() when this member"

@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
@@ -108,6 +108,14 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
 
     public String sha256PrefixHex() {
         return Hex.format(sha256Prefix);
+    }
+
+    /** Serialized size of a pointer besides its store id's bytes, as the map stores it. */
+    static final int SERIALIZED_OVERHEAD = 8 + 9 + 8 + 8 + 8 + 4 + 16 + 2 + 1 + 4;
+
+    /** Serialized size of a pointer to a store of {@code storeId}, as the map stores it. */
+    public static long serializedBytes(String storeId) {
+        return SERIALIZED_OVERHEAD + storeId.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
     }
 
     /** Whether {@code header} describes the blob this pointer was written for. */

@@ -1,4 +1,5 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
+
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
@@ -25,7 +26,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Without it, lost pointers silently vanish from {@code restoreAll}, and GC later deletes their blobs as orphans,
  * which makes the loss permanent. With it, GC holds its deletes until an operator has rebuilt the pointers from the
- * store and acknowledged (see {@link IncidentLog}). Each {@link RunningJobInfoRegistry} installs one for its map;
+ * store and acknowledged (see {@link IncidentLog}). Each {@link io.jobinfo.store.service.RunningJobInfoRegistry} installs one for its map;
  * a member without a registry can call {@link #install}.
  *
  * <p>Recording runs on a thread of its own, retried for about 30 s when the cluster is still rebalancing; a record

@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;

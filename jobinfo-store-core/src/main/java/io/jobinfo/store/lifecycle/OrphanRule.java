@@ -1,14 +1,15 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
-import io.jobinfo.store.service.NamespaceClaim;
+
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
 /**
- * The one rule that says whether a stored blob is an orphan, shared by {@link GarbageCollector} (which deletes
- * orphans) and {@link Verifier} (which reports them), so that the two never disagree.
+ * The one rule that says whether a stored blob is an orphan, shared by {@link io.jobinfo.store.ops.GarbageCollector} (which deletes
+ * orphans) and {@link io.jobinfo.store.ops.Verifier} (which reports them), so that the two never disagree.
  *
  * <p>A complete blob is an <b>orphan</b> when the job map holds <em>no value at all</em> under its job id (neither a
  * pointer, whichever store it names, nor an inline value) and it is <b>older than the grace period</b> (its age,

@@ -1,4 +1,4 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
 /**
  * One value of a job map as {@link MapValueReader} found it: absent, decoded (a value of a type the reader allows,

@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.client.config.ClientConfig;
 import com.hazelcast.config.Config;

@@ -1,13 +1,14 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
-import io.jobinfo.store.service.JobInfoPointer;
+
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import io.jobinfo.store.codec.CodecException;
 
 /**
- * One shape of an inline value in the job map that {@link Migrator}, {@link Verifier} and the command line tool
+ * One shape of an inline value in the job map that {@link io.jobinfo.store.ops.Migrator}, {@link io.jobinfo.store.ops.Verifier} and the command line tool
  * understand: how to recognise it, what job it holds, and how to build it again when a pointer is rolled back. The
- * pointer that replaces an inline value is a {@link io.jobinfo.store.service.JobInfoPointer}, which keeps the
+ * pointer that replaces an inline value is a {@link io.jobinfo.store.lifecycle.JobInfoPointer}, which keeps the
  * initialization timestamp and the codec id, so a rollback can rebuild the value of the format that
  * {@link #restores(int) restores} that codec. By default the map holds the pointer itself; a format whose readers
  * expect their own value class in the map (SeaTunnel's engine reads every value as its {@code JobInfo}) wraps the
@@ -77,6 +78,6 @@ public interface JobValueFormat {
      * Serialized size of {@link #pointerValue} for a store id, as the map stores it. Default: a bare pointer's.
      */
     default long pointerValueBytes(String storeId) {
-        return Migrator.pointerValueBytes(storeId);
+        return JobInfoPointer.serializedBytes(storeId);
     }
 }

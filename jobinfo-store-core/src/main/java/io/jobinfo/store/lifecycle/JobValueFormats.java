@@ -1,6 +1,6 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
-import io.jobinfo.store.service.JobInfoPointer;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,5 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
+
 
 import com.hazelcast.client.impl.spi.ClientProxy;
 import com.hazelcast.internal.serialization.Data;
@@ -7,7 +8,7 @@ import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.map.IMap;
 import com.hazelcast.spi.impl.AbstractDistributedObject;
-import io.jobinfo.store.service.JobInfoSerialization;
+import io.jobinfo.store.lifecycle.JobInfoSerialization;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.nio.ByteOrder;
@@ -16,7 +17,7 @@ import java.util.Objects;
 
 /**
  * Reads values of a job map without ever instantiating a class that the stored bytes name: the one way the operator
- * tools ({@link GarbageCollector}, {@link Verifier}, {@link Migrator}, {@code inspect}) read a value.
+ * tools ({@link io.jobinfo.store.ops.GarbageCollector}, {@link io.jobinfo.store.ops.Verifier}, {@link io.jobinfo.store.ops.Migrator}, {@code inspect}) read a value.
  *
  * <p><b>How.</b> The value is fetched as the Hazelcast {@code Data} the map stores (the serialized bytes; the members
  * deserialize nothing either, unlike a predicate or a projection, which would need the value's class on every member)

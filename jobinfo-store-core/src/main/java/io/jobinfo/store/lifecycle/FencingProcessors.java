@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
@@ -11,7 +11,7 @@ import java.io.IOException;
 import java.util.Map;
 
 /** The entry processors of {@link LeaderFence}; registered in {@link JobInfoSerialization}. */
-final class FencingProcessors {
+public final class FencingProcessors {
 
     private FencingProcessors() {
     }
@@ -270,7 +270,7 @@ final class FencingProcessors {
     }
 
     /** Result of a refused {@link FencedPointerOp}: the fence that refused it. */
-    static final class Rejected implements IdentifiedDataSerializable {
+    public static final class Rejected implements IdentifiedDataSerializable {
         private long fence;
 
         public Rejected() {
@@ -280,7 +280,7 @@ final class FencingProcessors {
             this.fence = fence;
         }
 
-        long fence() {
+        public long fence() {
             return fence;
         }
 

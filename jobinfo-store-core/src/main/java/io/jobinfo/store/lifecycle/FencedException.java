@@ -1,10 +1,11 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
+
 
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**
  * This registry's leader epoch is older than the fence of the job's partition: a newer master has taken over with
- * {@link RunningJobInfoRegistry#takeOver()}, so this member is deposed. The pointer write or removal was refused
+ * {@link io.jobinfo.store.service.RunningJobInfoRegistry#takeOver()}, so this member is deposed. The pointer write or removal was refused
  * atomically on the partition that owns the job: the job map is unchanged. For a submit, the blob that was already
  * stored is kept (the submit is not acknowledged; garbage collection removes the orphan after its grace period).
  * Do not retry: the caller is no longer the master.

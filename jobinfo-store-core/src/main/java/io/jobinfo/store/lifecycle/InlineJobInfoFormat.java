@@ -1,7 +1,7 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
-import io.jobinfo.store.service.InlineJobInfo;
-import io.jobinfo.store.service.JobInfoSerialization;
+import io.jobinfo.store.lifecycle.InlineJobInfo;
+import io.jobinfo.store.lifecycle.JobInfoSerialization;
 
 /**
  * {@link JobValueFormat} of this library's {@link InlineJobInfo}: any codec, restores every codec id it is asked for
@@ -14,7 +14,7 @@ public final class InlineJobInfoFormat implements JobValueFormat {
 
     /** Serialized size of an {@link InlineJobInfo} besides its payload: Hazelcast data header (8 bytes), the
      * identified-data-serializable header (9), timestamp (8), codec id (2) and array length (4). */
-    static final int OVERHEAD = 8 + 9 + 8 + 2 + 4;
+    public static final int OVERHEAD = 8 + 9 + 8 + 2 + 4;
 
     @Override
     public String name() {

@@ -1,4 +1,4 @@
-package io.jobinfo.store.ops;
+package io.jobinfo.store.lifecycle;
 
 import java.util.Arrays;
 import java.util.Objects;

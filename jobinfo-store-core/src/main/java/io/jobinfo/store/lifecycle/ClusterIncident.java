@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.service;
+package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
