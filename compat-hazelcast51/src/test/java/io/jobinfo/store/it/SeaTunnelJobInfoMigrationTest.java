@@ -146,13 +146,17 @@ class SeaTunnelJobInfoMigrationTest {
                     }
                 }
             }, "live-reader");
-            RealSeaTunnelJob churnJob = SeaTunnelJobs.build(7_999_999L, 1, 2, false);
+            // each churn job holds its own id: the SeaTunnel format refuses a JobInfo whose bytes name another job
+            RealSeaTunnelJob[] churnJobs = new RealSeaTunnelJob[20];
+            for (int i = 0; i < churnJobs.length; i++) {
+                churnJobs[i] = SeaTunnelJobs.build(7_900_000L + i, 1, 2, false);
+            }
             Thread writer = new Thread(() -> {
                 long n = 0;
                 while (!stop.get()) {
                     long k = 7_900_000L + (n % 20);
                     if (n % 2 == 0) {
-                        map.put(k, new JobInfo(System.currentTimeMillis(), new HeapData(churnJob.bytes())));
+                        map.put(k, new JobInfo(System.currentTimeMillis(), new HeapData(churnJobs[(int) (n % 20)].bytes())));
                     } else {
                         endJob(map, store, 7_900_000L + ((n - 1) % 20));
                     }
@@ -242,6 +246,77 @@ class SeaTunnelJobInfoMigrationTest {
         }
     }
 
+    /**
+     * Issue 23 (operator tools on SeaTunnel's map): {@code gc --delete} on {@code engine_runningJobInfo} claims the ids
+     * of orphan blobs with locks in the drop-in's claims map and never puts anything into SeaTunnel's map, whose every
+     * value a member reads as {@code JobInfo} (before: a {@code DeleteMarker} went under each orphan's id for the
+     * time of its delete, which a stock member cannot read and a drop-in member would take for a job). An id whose
+     * lock is held (a drop-in move between its blob write and its reference) keeps its blob.
+     */
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void gcOnSeaTunnelsMapClaimsWithLocksAndWritesNothingIntoIt() throws Exception {
+        Path storeDir = Files.createDirectories(tmp.resolve("store"));
+        JobInfoStorageConfig storage = JobInfoStorageConfig.builder("local").namespace(storeDir.toString())
+                .build();
+        Path storageYaml = tmp.resolve("jobinfo-storage.yaml");
+        Files.write(storageYaml, ("jobinfo-storage:\n  type: local\n  namespace: " + storeDir.toAbsolutePath()
+                + "\n").getBytes(StandardCharsets.UTF_8));
+        try (ProcessCluster cluster = new ProcessCluster("st51gc", GC_PORT_BASE, 2, storage);
+             JobInfoStore store = JobInfoStores.open(storage)) {
+            cluster.start(2);
+            HazelcastInstance client = cluster.newClient(30);
+            IMap<Long, Object> map = client.getMap(MAP);
+            // one running job as the drop-in leaves it: its blob, and SeaTunnel's JobInfo holding the reference
+            long running = 7_100_000L;
+            RealSeaTunnelJob job = SeaTunnelJobs.build(running, 1, 2, false);
+            long ts = 1_700_000_000_000L;
+            byte[] envelope = io.jobinfo.store.envelope.BlobEnvelope.wrap(running, SeaTunnelJobDataCodec.ID, ts,
+                    job.bytes());
+            store.create(running, io.jobinfo.store.envelope.BlobSource.ofBytes(envelope));
+            JobInfoPointer pointer = new JobInfoPointer(running, ts, store.storeId(),
+                    io.jobinfo.store.envelope.BlobEnvelope.headerFor(running, SeaTunnelJobDataCodec.ID, ts,
+                            job.bytes()));
+            map.put(running, SEATUNNEL.pointerValue(pointer));
+            // orphans: blobs of jobs that ended without their delete (a crash between the entry's removal and it)
+            List<Long> orphans = new ArrayList<>();
+            for (long id = 7_200_000L; id < 7_200_005L; id++) {
+                store.create(id, io.jobinfo.store.envelope.BlobSource.ofBytes(
+                        io.jobinfo.store.envelope.BlobEnvelope.wrap(id, SeaTunnelJobDataCodec.ID, ts, job.bytes())));
+                orphans.add(id);
+            }
+            long busy = orphans.get(2); // a move of this id holds its claim lock during the whole gc
+            IMap<Long, Boolean> locks = client.getMap(io.jobinfo.store.lifecycle.LockClaims.SEATUNNEL_CLAIMS);
+            locks.lock(busy);
+            List<String> writes = java.util.Collections.synchronizedList(new ArrayList<>());
+            map.addEntryListener((com.hazelcast.map.listener.EntryAddedListener<Long, Object>) e ->
+                    writes.add("added " + e.getKey()), false);
+            map.addEntryListener((com.hazelcast.map.listener.EntryUpdatedListener<Long, Object>) e ->
+                    writes.add("updated " + e.getKey()), false);
+            try {
+                Cli gc = cli(cluster, GC_PORT_BASE, storageYaml, "gc", "--delete", "--force", "--grace", "0s",
+                        "--json");
+                assertThat(gc.exit).as(gc.toString()).isZero();
+                List<Long> deleted = new ArrayList<>();
+                gc.json.get("deleted").forEach(n -> deleted.add(n.get("jobId").asLong()));
+                List<Long> expected = new ArrayList<>(orphans);
+                expected.remove(busy);
+                assertThat(deleted).as(gc.toString()).containsExactlyInAnyOrderElementsOf(expected);
+                assertThat(gc.json.get("savedByRecheck").asInt()).as("the busy id's blob is kept").isEqualTo(1);
+            } finally {
+                locks.unlock(busy);
+            }
+            Thread.sleep(500); // entry events are asynchronous
+            assertThat(writes).as("values written into SeaTunnel's map by gc").isEmpty();
+            assertThat(map.keySet()).containsExactly(running);
+            assertThat(SEATUNNEL.pointerIn(map.get(running))).isEqualTo(pointer);
+            assertThat(store.read(running).payload()).isEqualTo(job.bytes());
+            assertThat(store.read(busy).header().jobId()).isEqualTo(busy);
+        }
+    }
+
+    private static final int GC_PORT_BASE = 5775;
+
     /** What the engine does when a job ends: remove the entry, and the blob if the entry was a pointer. */
     private static void endJob(IMap<Long, Object> map, JobInfoStore store, long jobId) {
         Object old = map.remove(jobId);
@@ -256,14 +331,18 @@ class SeaTunnelJobInfoMigrationTest {
 
     /** One CLI run as a process of its own (Hazelcast 5.7 classpath), its exit code and JSON report. */
     private Cli cli(ProcessCluster cluster, Path storageYaml, String... args) throws Exception {
+        return cli(cluster, PORT_BASE, storageYaml, args);
+    }
+
+    private Cli cli(ProcessCluster cluster, int portBase, Path storageYaml, String... args) throws Exception {
         String jar = System.getProperty("compat.cli.jar");
         assertThat(jar).as("system property compat.cli.jar").isNotNull();
         assertThat(new File(jar)).as("the CLI jar (built by the reactor before this module)").isFile();
         List<String> command = new ArrayList<>(Arrays.asList(ChildJvms.javaBinary(), "-Xmx512m",
                 "-XX:TieredStopAtLevel=1", "-jar", jar));
         command.addAll(Arrays.asList(args));
-        command.addAll(Arrays.asList("--cluster-name", cluster.clusterName(), "--address", "127.0.0.1:" + PORT_BASE,
-                "--address", "127.0.0.1:" + (PORT_BASE + 1), "--map", MAP, "--storage-config",
+        command.addAll(Arrays.asList("--cluster-name", cluster.clusterName(), "--address", "127.0.0.1:" + portBase,
+                "--address", "127.0.0.1:" + (portBase + 1), "--map", MAP, "--storage-config",
                 storageYaml.toString(), "--connect-timeout", "60s"));
         File out = tmp.resolve("cli-" + System.nanoTime() + ".out").toFile();
         File err = tmp.resolve("cli-" + System.nanoTime() + ".err").toFile();

@@ -47,7 +47,7 @@ import org.junit.jupiter.api.io.TempDir;
  * or the removal of an ended job) has decided to delete the blob and is paused right before the delete; a retried
  * submit of the same job with the same bytes (whose {@code create} reports ALREADY_PRESENT) runs in that pause.
  * Afterwards there must never be a pointer without its blob: either the submit failed clearly and no pointer exists,
- * or the pointer exists and its blob is intact. The pause is GC's own test seam ({@link GarbageCollector.Observer})
+ * or the pointer exists and its blob is intact. The pause is GC's own test seam ({@link io.jobinfo.store.lifecycle.BlobDeletion.Steps})
  * and, for removals, a store wrapper that runs the retry when {@code delete} is called (the real local store does
  * the delete).
  */
@@ -92,7 +92,7 @@ class DeleteClaimRaceTest {
 
     private static GarbageCollector pausedGc(IMap<Long, Object> map, JobInfoStore store, LongConsumer inPause) {
         return new GarbageCollector(map, store, Duration.ofHours(1), Clock.fixed(Instant.now(), ZoneOffset.UTC))
-                .observer(new GarbageCollector.Observer() {
+                .steps(new io.jobinfo.store.lifecycle.BlobDeletion.Steps() {
                     @Override
                     public void beforeDelete(long jobId) {
                         inPause.accept(jobId);

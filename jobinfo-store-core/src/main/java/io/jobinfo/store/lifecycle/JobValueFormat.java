@@ -80,4 +80,13 @@ public interface JobValueFormat {
     default long pointerValueBytes(String storeId) {
         return JobInfoPointer.serializedBytes(storeId);
     }
+
+    /**
+     * The side map whose per-id locks claim job ids of {@code jobMap} for deletes ({@link LockClaims}), when this
+     * format's readers read every value of that map as their own class, so that no {@link DeleteMarker} may ever go
+     * into it; {@code null} (the default) when the map is this library's and delete markers are claims.
+     */
+    default String claimLocksMap(String jobMap) {
+        return null;
+    }
 }

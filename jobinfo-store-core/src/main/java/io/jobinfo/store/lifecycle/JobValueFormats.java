@@ -1,5 +1,9 @@
 package io.jobinfo.store.lifecycle;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import java.time.Clock;
+
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 
 import java.util.ArrayList;
@@ -87,6 +91,31 @@ public final class JobValueFormats {
         }
         return null;
     }
+
+    /**
+     * How deleters claim job ids of {@code map} (see {@link DeleteClaims}): {@link LockClaims} in the side map a format
+     * names for it ({@link JobValueFormat#claimLocksMap}: SeaTunnel's map, whose every value its members read as
+     * {@code JobInfo}), else {@link MarkerClaims} in the map. Under a lock, an id counts as in use while its value is a
+     * pointer (bare or wrapped) or cannot be read here.
+     *
+     * @param owner who deletes, named in markers ({@code gc}, {@code migrate})
+     */
+    public DeleteClaims deleteClaims(HazelcastInstance hazelcast, IMap<Long, ?> map, String owner, Clock clock) {
+        for (JobValueFormat f : formats) {
+            String locks = f.claimLocksMap(map.getName());
+            if (locks != null) {
+                MapValueReader reader = new MapValueReader(map, this);
+                return new LockClaims(hazelcast, locks, map.getName(), jobId -> {
+                    MapValue v = reader.read(jobId);
+                    return !v.absent() && (!v.decoded() || pointerOf(v.value()) != null);
+                }, CLAIM_LOCK_WAIT_MILLIS);
+            }
+        }
+        return new MarkerClaims(map, owner, clock);
+    }
+
+    /** How long a tool's delete waits for the claim lock of an id that a move or another delete holds. */
+    static final long CLAIM_LOCK_WAIT_MILLIS = 10_000;
 
     /** The formats' names joined with {@code |}, for messages. */
     public String names() {

@@ -135,11 +135,6 @@ public final class PointerMap {
         }
     }
 
-    /** Removes {@code marker} if it is still the value of {@code jobId}; returns whether it was. */
-    public boolean release(long jobId, DeleteMarker marker) {
-        return map.remove(jobId, marker);
-    }
-
     /** A snapshot of every registered entry (a cluster-wide call); delete markers (no job) are left out. */
     public List<Map.Entry<Long, Object>> entries() {
         List<Map.Entry<Long, Object>> out = new ArrayList<>();

@@ -1,5 +1,9 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.LockClaims;
+import io.jobinfo.store.lifecycle.MarkerClaims;
+import io.jobinfo.store.lifecycle.DeleteClaims;
+import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.MapValue;
 import io.jobinfo.store.lifecycle.MapValueReader;
@@ -34,12 +38,13 @@ import java.util.function.Consumer;
  * and leftovers of interrupted writes older than the grace period.
  *
  * <p><b>Safety: claim, then delete.</b> A blob is kept whenever the map holds a pointer or an inline value under its
- * job id (whichever store the pointer names). Before deleting an orphan, GC claims its job id in the map with
- * {@code putIfAbsent(jobId, DeleteMarker)}; only if that succeeds is the blob deleted, and the marker is removed
- * afterwards with {@code remove(jobId, marker)}. While the marker is there no submit can put a pointer under the id,
- * so a submit retried during the delete (whose {@code create} reports ALREADY_PRESENT for the blob about to go) waits
- * or fails instead of registering a pointer without a blob. If the delete fails, the marker stays (the delete may
- * still land) and a later run finishes it.
+ * job id (whichever store the pointer names). Each orphan goes through {@link BlobDeletion}: its job id is claimed
+ * ({@link #claims}), the blob deleted, the claim released. In this library's map the claim is
+ * {@code putIfAbsent(jobId, DeleteMarker)} ({@link MarkerClaims}): while the marker is there no submit can put a
+ * pointer under the id, so a submit retried during the delete (whose {@code create} reports ALREADY_PRESENT for the
+ * blob about to go) waits or fails instead of registering a pointer without a blob. In SeaTunnel's map the claim is
+ * the id's lock in the drop-in's claims map ({@link LockClaims}), and nothing is written into SeaTunnel's map. If the
+ * delete fails, a marker stays (the delete may still land) and a later run finishes it.
  *
  * <p><b>Interrupted deletions.</b> A marker older than the grace period is a deletion whose deleter crashed or whose
  * blob delete failed: GC finishes it (deletes the blob if it is still there, then removes that exact marker). A
@@ -77,23 +82,10 @@ public final class GarbageCollector {
     private final OrphanRule rule;
     private final Clock clock;
     private volatile JobValueFormats formats = JobValueFormats.inlineOnly();
-    private volatile Observer observer = Observer.NONE;
+    private volatile BlobDeletion.Steps steps = BlobDeletion.Steps.NONE;
+    private volatile DeleteClaims claims;
     private volatile IncidentLog incidents;
     private volatile Duration incidentWindow = IncidentLog.DEFAULT_WINDOW;
-
-    /**
-     * Test seam: told about each step of a deleting run, on the GC thread, so that race tests can pause GC exactly
-     * between deciding to delete a blob and deleting it. Production code leaves it unset (a no-op).
-     */
-    public interface Observer {
-        /** No-op. */
-        Observer NONE = new Observer() {
-        };
-
-        /** GC has claimed the job id of the orphan {@code jobId} and is about to delete its blob. */
-        default void beforeDelete(long jobId) {
-        }
-    }
 
     @SuppressWarnings("unchecked")
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace, Clock clock) {
@@ -102,15 +94,26 @@ public final class GarbageCollector {
         this.grace = Objects.requireNonNull(grace, "grace");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.rule = new OrphanRule(grace);
+        this.claims = new MarkerClaims(map, MARKER_OWNER, clock);
     }
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace) {
         this(map, store, grace, Clock.systemUTC());
     }
 
-    /** Sets the test seam; see {@link Observer}. */
-    public GarbageCollector observer(Observer observer) {
-        this.observer = Objects.requireNonNull(observer, "observer");
+    /** Told of each deletion's steps ({@link BlobDeletion.Steps}); default: nothing. */
+    public GarbageCollector steps(BlobDeletion.Steps steps) {
+        this.steps = Objects.requireNonNull(steps, "steps");
+        return this;
+    }
+
+    /**
+     * How job ids are claimed before their blobs are deleted (default: {@link MarkerClaims}, delete markers in the
+     * job map). A map that other code reads as its own values (SeaTunnel's) needs {@link LockClaims}: see
+     * {@link JobValueFormats#deleteClaims}.
+     */
+    public GarbageCollector claims(DeleteClaims claims) {
+        this.claims = Objects.requireNonNull(claims, "claims");
         return this;
     }
 
@@ -197,54 +200,61 @@ public final class GarbageCollector {
         if (delete && heldBy.isEmpty()) {
             for (StoredBlob orphan : orphans) {
                 long jobId = orphan.jobId();
-                DeleteMarker marker = DeleteMarker.claim(jobId, MARKER_OWNER, clock.instant());
-                try {
-                    Object previous = map.putIfAbsent(jobId, marker);
-                    if (previous != null) {
-                        savedByRecheck++; // registered (or claimed by another deleter) while we were running
-                        continue;
-                    }
-                } catch (RuntimeException e) {
-                    MapValue now = readQuietly(reader, jobId);
-                    if (now != null && now.undecodable()) {
-                        // a value that does not decode appeared meanwhile (the previous value putIfAbsent returned)
-                        savedByRecheck++;
-                        undecodable.put(jobId, now.problem());
-                        continue;
-                    }
-                    // the claim may have landed: it is then finished as an interrupted deletion by a later run
-                    failures.add(orphan.location() + ": claiming the job id failed, nothing deleted: " + e);
-                    continue;
-                }
-                try {
-                    observer.beforeDelete(jobId);
-                    if (store.delete(jobId)) {
+                BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, BlobDeletion.NEVER_HELD,
+                        steps);
+                switch (r.outcome()) {
+                    case DELETED:
                         deleted.add(orphan);
-                    }
-                } catch (JobInfoStoreException | RuntimeException e) {
-                    failures.add(orphan.location() + ": " + e.getMessage() + " (the job id stays claimed; a later"
-                            + " run finishes the deletion)");
-                    continue; // the delete may still land: keep the claim
+                        break;
+                    case ABSENT:
+                        break;
+                    case KEPT:
+                        savedByRecheck++; // registered (or claimed by another deleter) while we were running
+                        break;
+                    default:
+                        MapValue now = readQuietly(reader, jobId);
+                        if (now != null && now.undecodable()) {
+                            // a value that does not decode appeared meanwhile (the claim could not read it back)
+                            savedByRecheck++;
+                            undecodable.put(jobId, now.problem());
+                        } else {
+                            failures.add(orphan.location() + ": " + r.detail() + " (a claim that landed stays, and a"
+                                    + " later run finishes the deletion)");
+                        }
+                        continue;
                 }
-                release(jobId, marker, orphan.location(), failures);
+                if (r.releaseFailure() != null) {
+                    failures.add(orphan.location() + ": the blob is deleted but removing the claim failed ("
+                            + r.releaseFailure() + "); a later run removes it");
+                }
             }
             for (DeleteMarker marker : interrupted) {
                 long jobId = marker.jobId();
                 String location = store.location(jobId);
+                MapValue now;
                 try {
-                    MapValue now = reader.read(jobId);
-                    if (!now.decoded() || !marker.equals(now.value())) {
-                        continue; // finished by its deleter meanwhile
-                    }
-                    if (store.delete(jobId) && blobsById.containsKey(jobId)) {
-                        deleted.add(blobsById.get(jobId));
-                    }
-                } catch (JobInfoStoreException | RuntimeException e) {
-                    failures.add(location + ": finishing the interrupted deletion (" + marker + ") failed: "
-                            + e.getMessage());
+                    now = reader.read(jobId);
+                } catch (RuntimeException e) {
+                    failures.add(location + ": finishing the interrupted deletion (" + marker + ") failed: " + e);
                     continue;
                 }
-                if (release(jobId, marker, location, failures)) {
+                if (!now.decoded() || !marker.equals(now.value())) {
+                    continue; // finished by its deleter meanwhile
+                }
+                BlobDeletion.Result r = BlobDeletion.deleteClaimed(
+                        new MarkerClaims(map, MARKER_OWNER, clock).adopt(marker), store, steps);
+                if (r.outcome() == BlobDeletion.Outcome.FAILED) {
+                    failures.add(location + ": finishing the interrupted deletion (" + marker + ") failed: "
+                            + r.detail());
+                    continue;
+                }
+                if (r.outcome() == BlobDeletion.Outcome.DELETED && blobsById.containsKey(jobId)) {
+                    deleted.add(blobsById.get(jobId));
+                }
+                if (r.releaseFailure() != null) {
+                    failures.add(location + ": the blob is deleted but removing the claim failed ("
+                            + r.releaseFailure() + "); a later run removes it");
+                } else {
                     finished.add(jobId);
                 }
             }
@@ -291,17 +301,6 @@ public final class GarbageCollector {
             return reader.read(jobId);
         } catch (RuntimeException e) {
             return null;
-        }
-    }
-
-    private boolean release(long jobId, DeleteMarker marker, String location, List<String> failures) {
-        try {
-            map.remove(jobId, marker);
-            return true;
-        } catch (RuntimeException e) {
-            failures.add(location + ": the blob is deleted but removing the claim failed (" + e + "); a later run"
-                    + " removes it");
-            return false;
         }
     }
 

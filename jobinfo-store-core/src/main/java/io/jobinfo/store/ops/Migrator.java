@@ -1,5 +1,9 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.LockClaims;
+import io.jobinfo.store.lifecycle.MarkerClaims;
+import io.jobinfo.store.lifecycle.DeleteClaims;
+import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
 import io.jobinfo.store.lifecycle.MapValue;
@@ -248,6 +252,7 @@ public final class Migrator {
     private final JobValueFormats formats;
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final MapValueReader reader;
+    private final DeleteClaims claims;
     /** Stands for a value that does not decode where the map is read again: no format recognises it. */
     private static final Object UNDECODABLE = new Object() {
         @Override
@@ -265,6 +270,7 @@ public final class Migrator {
         this.listener = b.listener;
         this.formats = b.formats;
         this.reader = new MapValueReader(b.map, b.formats);
+        this.claims = b.claims != null ? b.claims : new MarkerClaims(b.map, "migrate", java.time.Clock.systemUTC());
     }
 
     public static Builder builder(IMap<Long, Object> map, JobInfoStore store) {
@@ -383,70 +389,102 @@ public final class Migrator {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
             }
-            // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone
-            byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), inline.initializationTimestamp(), payload);
-            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), inline.initializationTimestamp(),
-                    payload);
-            boolean created;
-            try {
-                created = store.create(jobId, BlobSource.ofBytes(envelope)) == CreateOutcome.CREATED;
-            } catch (BlobAlreadyExistsException e) {
-                return fail(jobId, Reason.CONFLICTING_BLOB, store.location(jobId) + " holds other bytes than this"
-                        + " inline job (a leftover of an earlier job with this id?); look at it with 'inspect "
-                        + jobId + "', remove it, and rerun", attempt);
-            } catch (OutcomeUnknownException e) {
-                return fail(jobId, Reason.STORE_FAILED, "the write's outcome is unknown (" + e.getMessage()
-                        + "); the entry stays inline, rerun", attempt);
-            } catch (JobInfoStoreException e) {
-                return fail(jobId, Reason.STORE_FAILED, e.getMessage() + "; the entry stays inline, rerun", attempt);
-            }
-            try {
-                VerifiedBlob back = store.read(jobId);
-                if (!back.header().describesSameBlob(header)) {
-                    throw new JobInfoStoreException("read back " + back.header() + ", wrote " + header, jobId,
-                            store.location(jobId));
+            EntryResult result;
+            if (claims instanceof LockClaims) {
+                // SeaTunnel's map: the blob and the reference are written under the id's claim lock, as the drop-in's
+                // move does, so that no delete of this id (drop-in or tool) runs between them
+                LockClaims locks = (LockClaims) claims;
+                if (!locks.lock(jobId)) {
+                    LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
+                    continue;
                 }
-            } catch (JobInfoStoreException e) {
-                if (created) {
-                    deleteWhileInline(jobId, header, envelope);
+                try {
+                    result = publish(jobId, attempt, value, format, inline, freedPerCopy);
+                } finally {
+                    locks.unlock(jobId);
                 }
-                return fail(jobId, Reason.BLOB_INVALID, "reading back the written blob failed: " + e.getMessage()
-                        + "; the entry stays inline", attempt);
+            } else {
+                result = publish(jobId, attempt, value, format, inline, freedPerCopy);
             }
-            JobInfoPointer pointer = new JobInfoPointer(jobId, inline.initializationTimestamp(), store.storeId(),
-                    header);
-            Object pointerValue = format.pointerValue(pointer);
-            listener.beforeReplace(jobId, attempt);
-            boolean replaced;
-            try {
-                replaced = map.replace(jobId, value, pointerValue);
-            } catch (RuntimeException e) {
-                // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
-                replaced = pointer.equals(formats.pointerOf(current(jobId)));
+            if (result != null) {
+                return result;
             }
-            if (replaced) {
-                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
-                        attempt);
-            }
-            Object now = current(jobId);
-            if (now == null) {
-                deleteUnreferenced(jobId, header, envelope);
-                return skip(jobId, Reason.REMOVED, attempt);
-            }
-            if (now instanceof DeleteMarker) {
-                return skip(jobId, Reason.REMOVED, attempt); // being deleted by its deleter (the blob with it)
-            }
-            if (formats.pointerOf(now) != null) {
-                return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
-            }
-            if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
-                // another job under this id: our blob is nobody's; the retry writes the new one
-                deleteWhileInline(jobId, header, envelope);
-            }
-            LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
         }
         return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the entry stays inline,"
                 + " rerun", maxAttempts);
+    }
+
+    /**
+     * Writes the blob of an inline job, then swaps the inline value for its pointer by a compare-and-set.
+     *
+     * @return the entry's result, or {@code null} when the entry changed meanwhile and the next attempt should look
+     *         again
+     */
+    private EntryResult publish(long jobId, int attempt, Object value, JobValueFormat format, InlineJob inline,
+                                long freedPerCopy) {
+        byte[] payload = inline.payload();
+        // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone
+        byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), inline.initializationTimestamp(), payload);
+        EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), inline.initializationTimestamp(),
+                payload);
+        boolean created;
+        try {
+            created = store.create(jobId, BlobSource.ofBytes(envelope)) == CreateOutcome.CREATED;
+        } catch (BlobAlreadyExistsException e) {
+            return fail(jobId, Reason.CONFLICTING_BLOB, store.location(jobId) + " holds other bytes than this"
+                    + " inline job (a leftover of an earlier job with this id?); look at it with 'inspect "
+                    + jobId + "', remove it, and rerun", attempt);
+        } catch (OutcomeUnknownException e) {
+            return fail(jobId, Reason.STORE_FAILED, "the write's outcome is unknown (" + e.getMessage()
+                    + "); the entry stays inline, rerun", attempt);
+        } catch (JobInfoStoreException e) {
+            return fail(jobId, Reason.STORE_FAILED, e.getMessage() + "; the entry stays inline, rerun", attempt);
+        }
+        try {
+            VerifiedBlob back = store.read(jobId);
+            if (!back.header().describesSameBlob(header)) {
+                throw new JobInfoStoreException("read back " + back.header() + ", wrote " + header, jobId,
+                        store.location(jobId));
+            }
+        } catch (JobInfoStoreException e) {
+            if (created) {
+                deleteWhileInline(jobId, header, envelope);
+            }
+            return fail(jobId, Reason.BLOB_INVALID, "reading back the written blob failed: " + e.getMessage()
+                    + "; the entry stays inline", attempt);
+        }
+        JobInfoPointer pointer = new JobInfoPointer(jobId, inline.initializationTimestamp(), store.storeId(),
+                header);
+        Object pointerValue = format.pointerValue(pointer);
+        listener.beforeReplace(jobId, attempt);
+        boolean replaced;
+        try {
+            replaced = map.replace(jobId, value, pointerValue);
+        } catch (RuntimeException e) {
+            // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
+            replaced = pointer.equals(formats.pointerOf(current(jobId)));
+        }
+        if (replaced) {
+            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                    attempt);
+        }
+        Object now = current(jobId);
+        if (now == null) {
+            deleteUnreferenced(jobId, header, envelope);
+            return skip(jobId, Reason.REMOVED, attempt);
+        }
+        if (now instanceof DeleteMarker) {
+            return skip(jobId, Reason.REMOVED, attempt); // being deleted by its deleter (the blob with it)
+        }
+        if (formats.pointerOf(now) != null) {
+            return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
+        }
+        if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
+            // another job under this id: our blob is nobody's; the retry writes the new one
+            deleteWhileInline(jobId, header, envelope);
+        }
+        LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
+        return null;
     }
 
     private EntryResult rollbackOne(long jobId, boolean dryRun) {
@@ -532,35 +570,28 @@ public final class Migrator {
     }
 
     /**
-     * Deletes the blob this run wrote for an entry that went away (the job ended): claims the job id first with
-     * {@code putIfAbsent(jobId, DeleteMarker)}, deletes only if the claim succeeded, then removes the claim. If
-     * anything is registered under the id meanwhile (a resubmit), the blob is kept: no pointer is ever left without
-     * its blob. A failed delete keeps the claim (GC finishes the deletion).
+     * Deletes the blob this run wrote for an entry that went away (the job ended), through {@link BlobDeletion}: the
+     * job id is claimed first ({@link #claims}), and if anything is registered under the id meanwhile (a resubmit),
+     * the blob is kept: no pointer is ever left without its blob. A failed delete keeps a marker claim (GC finishes
+     * the deletion).
      */
     private void deleteUnreferenced(long jobId, EnvelopeHeader header, byte[] envelope) {
-        DeleteMarker marker = DeleteMarker.claim(jobId, "migrate", java.time.Instant.now());
-        try {
-            if (map.putIfAbsent(jobId, marker) != null) {
+        BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, BlobDeletion.NEVER_HELD,
+                BlobDeletion.Steps.NONE);
+        switch (r.outcome()) {
+            case KEPT:
                 LOG.debug("job {}: registered again meanwhile; the blob written for it is kept", jobId);
-                return;
-            }
-        } catch (RuntimeException e) {
-            LOG.warn("job {}: claiming the job id to delete the unneeded blob failed ({}); gc removes the blob"
-                    + " (or finishes the claim)", jobId, e.toString());
-            return;
-        }
-        try {
-            store.delete(jobId);
-        } catch (JobInfoStoreException | RuntimeException e) {
-            LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); the job id stays"
-                    + " claimed and gc finishes the deletion", jobId, e.getMessage());
-            return;
-        }
-        try {
-            map.remove(jobId, marker);
-        } catch (RuntimeException e) {
-            LOG.warn("job {}: unneeded blob deleted, but removing the claim failed ({}); gc removes it", jobId,
-                    e.toString());
+                break;
+            case FAILED:
+            case HELD:
+                LOG.warn("job {}: the blob written for it is not needed but was not deleted ({}); gc removes it (or"
+                        + " finishes the claim)", jobId, r.detail());
+                break;
+            default:
+                if (r.releaseFailure() != null) {
+                    LOG.warn("job {}: unneeded blob deleted, but removing the claim failed ({}); gc removes it",
+                            jobId, r.releaseFailure().toString());
+                }
         }
     }
 
@@ -639,6 +670,7 @@ public final class Migrator {
         private int copies = 2;
         private Listener listener = new Listener() { };
         private JobValueFormats formats = JobValueFormats.inlineOnly();
+        private DeleteClaims claims;
 
         private Builder(IMap<Long, Object> map, JobInfoStore store) {
             this.map = Objects.requireNonNull(map, "map");
@@ -680,6 +712,16 @@ public final class Migrator {
         /** The inline value formats to migrate and roll back to; default {@link JobValueFormats#inlineOnly()}. */
         public Builder formats(JobValueFormats formats) {
             this.formats = Objects.requireNonNull(formats, "formats");
+            return this;
+        }
+
+        /**
+         * How the job ids of blobs written for entries that went away are claimed before those blobs are deleted;
+         * default {@link MarkerClaims} in the map. SeaTunnel's map needs {@link io.jobinfo.store.lifecycle.LockClaims}
+         * ({@link JobValueFormats#deleteClaims}).
+         */
+        public Builder claims(DeleteClaims claims) {
+            this.claims = Objects.requireNonNull(claims, "claims");
             return this;
         }
 

@@ -1,5 +1,8 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.MarkerClaims;
+import io.jobinfo.store.lifecycle.DeleteClaims;
+import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.PointerMap;
 
 import io.jobinfo.store.lifecycle.JobInfoPointer;
@@ -25,6 +28,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -385,29 +389,31 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (previous == null || previous instanceof DeleteMarker) {
             return false; // nothing registered, or already being deleted by someone else
         }
-        if (previous instanceof JobInfoPointer) {
-            JobInfoPointer pointer = (JobInfoPointer) previous;
-            JobInfoStore store = resolver.store(pointer.storeId());
-            if (store == null) {
+        DeleteClaims.Claim claim = new MarkerClaims(map.imap(), "remove", Clock.systemUTC()).adopt(marker);
+        JobInfoStore store = previous instanceof JobInfoPointer ? resolver.store(((JobInfoPointer) previous).storeId())
+                : null;
+        if (store == null) {
+            if (previous instanceof JobInfoPointer) {
                 LOG.warn("job {}: its blob is in store '{}', which this registry does not know; left for GC", jobId,
-                        pointer.storeId());
+                        ((JobInfoPointer) previous).storeId());
                 meters.blobDeleteFailed();
-            } else {
-                try {
-                    store.delete(jobId);
-                } catch (JobInfoStoreException e) {
-                    meters.blobDeleteFailed();
-                    LOG.warn("job {}: pointer removed but the blob delete failed; the job id stays claimed and gc"
-                            + " finishes the deletion: {}", jobId, e.getMessage());
-                    return true; // the delete may still land: keep the claim
-                }
             }
+            try {
+                claim.release(); // an inline job has no blob
+            } catch (RuntimeException e) {
+                LOG.warn("job {}: removed, but releasing its delete claim failed ({}); gc removes the claim after"
+                        + " its grace period", jobId, e.toString());
+            }
+            return true;
         }
-        try {
-            map.release(jobId, marker);
-        } catch (RuntimeException e) {
+        BlobDeletion.Result deletion = BlobDeletion.deleteClaimed(claim, store, BlobDeletion.Steps.NONE);
+        if (deletion.outcome() == BlobDeletion.Outcome.FAILED) {
+            meters.blobDeleteFailed();
+            LOG.warn("job {}: pointer removed but the blob delete failed; the job id stays claimed and gc finishes the"
+                    + " deletion: {}", jobId, deletion.detail());
+        } else if (deletion.releaseFailure() != null) {
             LOG.warn("job {}: removed, but releasing its delete claim failed ({}); gc removes the claim after its"
-                    + " grace period", jobId, e.toString());
+                    + " grace period", jobId, deletion.releaseFailure().toString());
         }
         return true;
     }

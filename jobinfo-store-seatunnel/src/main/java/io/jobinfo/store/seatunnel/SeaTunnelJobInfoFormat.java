@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel;
 
+import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.lifecycle.InlineJob;
 import io.jobinfo.store.lifecycle.JobValueFormat;
@@ -122,4 +123,17 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
     public String toString() {
         return NAME;
     }
+
+    /**
+     * SeaTunnel's {@code engine_runningJobInfo}: every member reads each of its values as {@code JobInfo}, so a delete
+     * claims the id with a lock in {@link LockClaims#SEATUNNEL_CLAIMS}, the map the drop-in's moves and deletes lock
+     * too; never with a marker in SeaTunnel's map.
+     */
+    @Override
+    public String claimLocksMap(String jobMap) {
+        return RUNNING_JOB_INFO.equals(jobMap) ? LockClaims.SEATUNNEL_CLAIMS : null;
+    }
+
+    /** SeaTunnel's map of running jobs (its {@code Constant.IMAP_RUNNING_JOB_INFO}). */
+    public static final String RUNNING_JOB_INFO = "engine_runningJobInfo";
 }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.cli.ops;
 
+import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 
 import io.jobinfo.store.ops.GarbageCollector;
@@ -96,8 +97,12 @@ public final class GcCommand extends OpsCommand {
             GcReport report;
             try {
                 boolean[] started = {false};
+                JobValueFormats formats = new ValueFormatOption().formats(); // auto: SeaTunnel's and ours
                 report = new GarbageCollector(session.map(), session.store(), grace)
-                        .formats(new ValueFormatOption().formats()) // auto: SeaTunnel's JobInfo and InlineJobInfo
+                        .formats(formats)
+                        // SeaTunnel's map: locks in the drop-in's claims map, never a marker in SeaTunnel's map
+                        .claims(formats.deleteClaims(session.client(), session.map(), GarbageCollector.MARKER_OWNER,
+                                java.time.Clock.systemUTC()))
                         .holdOnIncidents(incidents, incidentWindow).run(delete, blob -> {
                     if (!started[0]) {
                         started[0] = true;

@@ -88,6 +88,8 @@ public final class MigrateCommand extends OpsCommand {
             Migrator migrator = Migrator.builder(session.map(), session.store())
                     .parallelism(parallelism).maxAttempts(attempts).copies(backupCount + 1)
                     .formats(valueFormat.formats())
+                    .claims(valueFormat.formats().deleteClaims(session.client(), session.map(), "migrate",
+                            java.time.Clock.systemUTC()))
                     .listener(new Migrator.Listener() {
                         @Override
                         public void started(Migrator.Direction d, int entries) {

@@ -14,7 +14,9 @@ import com.hazelcast.query.Predicates;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
+import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.envelope.BlobSource;
@@ -68,14 +70,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         EntryRemovedListener<Long, JobInfo> {
 
     static final String MAP = "engine_runningJobInfo";
-    /**
-     * The map whose per-key locks make the blob work of one job id exclusive across members: a move (blob write, then
-     * reference by compare-and-set), the delete after a removal, and a gc delete each hold the lock of their job id,
-     * and a delete decides under the lock that no entry holds the id. So a gc that found no entry cannot delete the
-     * blob of a job submitted again under the same id meanwhile (SeaTunnel reuses ids). It holds no values; Hazelcast
-     * releases the locks of a member that leaves.
-     */
-    static final String CLAIMS = "jobinfo-store-dropin-claims";
+    /** How long a move or the delete after a removal waits for the claim lock of its job id. */
+    static final long CLAIM_WAIT_MILLIS = 60_000;
 
     private final HazelcastInstance instance;
     private final SerializationService serialization;
@@ -94,7 +90,15 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile Set<Member> lastMembersChecked;
     private volatile Member lastMissingMember;
     private volatile IMap<Long, JobInfo> map;
-    private volatile IMap<Long, Boolean> claims;
+    /**
+     * The per-id claim locks ({@link LockClaims#SEATUNNEL_CLAIMS}) shared with the operator tools: a move (blob, then
+     * reference by compare-and-set), the delete after a removal and a gc delete each hold the lock of their job id,
+     * and a delete decides under it that no entry references the blob. So a gc that found no entry cannot delete the
+     * blob of a job submitted again under the same id meanwhile (SeaTunnel reuses ids).
+     */
+    private volatile LockClaims claims;
+    /** The same locks, tried once: a gc delete leaves a busy id for its next run. */
+    private volatile LockClaims gcClaims;
     private volatile ClusterViewGuard view;
     private volatile String lastHoldLogged;
     private volatile UUID listenerId;
@@ -136,7 +140,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
         map = instance.getMap(MAP);
-        claims = instance.getMap(CLAIMS);
+        claims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, CLAIM_WAIT_MILLIS);
+        gcClaims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, 0);
         view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
         DropInMembers.register(instance, settings.mode(), storeIdentity);
         if (passive()) {
@@ -363,7 +368,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
-            claims.lock(jobId);
+            if (!claims.lock(jobId)) {
+                throw new IllegalStateException("the claim lock of job " + jobId + " stayed busy for "
+                        + CLAIM_WAIT_MILLIS / 1000 + " s");
+            }
         } catch (RuntimeException e) {
             retryMove(jobId, attempt, e);
             return;
@@ -384,7 +392,13 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                     pending.remove(jobId);
                     return;
                 }
-                store.delete(jobId);
+                // under this move's own lock (claims are reentrant): no reference, so the stale blob may go
+                BlobDeletion.Result earlier = BlobDeletion.deleteUnreferenced(jobId, claims, store,
+                        BlobDeletion.NEVER_HELD, deleteSteps(null));
+                if (!earlier.gone()) {
+                    throw new IllegalStateException("the stale blob of an earlier job " + jobId + " could not be"
+                            + " replaced: " + earlier);
+                }
                 store.create(jobId, BlobSource.ofBytes(blob));
             }
             JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
@@ -400,8 +414,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             } else if (!map.containsKey(jobId)) {
                 // the job ended while its blob was written: nothing references the blob
                 pending.remove(jobId);
-                resolver.invalidate(jobId);
-                store.delete(jobId);
+                BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store,
+                        BlobDeletion.NEVER_HELD, deleteSteps(null));
+                if (r.outcome() == BlobDeletion.Outcome.FAILED) {
+                    logger.warning("job " + jobId + " ended while it was moved; its blob could not be deleted ("
+                            + r.detail() + "): gc removes it");
+                }
             } else {
                 // the value changed meanwhile: look again
                 stripe(jobId).execute(() -> move(jobId, 0, null));
@@ -414,11 +432,29 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     private void unlock(long jobId) {
-        try {
-            claims.unlock(jobId);
-        } catch (RuntimeException e) {
-            // the member is going away (its locks go with it) or the lock was not held
-        }
+        claims.unlock(jobId);
+    }
+
+    /** Whether the entry of {@code jobId} holds a reference (an entry that cannot be read counts: it may). */
+    private boolean mayReference(long jobId) {
+        JobInfo now = map.get(jobId);
+        return now != null && isReference(now.getJobImmutableInformation());
+    }
+
+    /**
+     * The steps of a delete: the resolver forgets the job before its blob goes; the step listeners (test-only crash
+     * points) are told of {@code step} unless it is null.
+     */
+    private BlobDeletion.Steps deleteSteps(final DropInStepListener.Step step) {
+        return new BlobDeletion.Steps() {
+            @Override
+            public void beforeDelete(long jobId) {
+                resolver.invalidate(jobId);
+                if (step != null) {
+                    DropInSteps.reached(step, jobId);
+                }
+            }
+        };
     }
 
     private void retryMove(long jobId, int attempt, Exception cause) {
@@ -435,43 +471,40 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
     }
 
-    /** Deletes the blob of a removed job unless the id has a reference again (the job was resubmitted). */
+    /**
+     * Deletes the blob of a removed job unless the id has a reference again (the job was resubmitted), through
+     * {@link BlobDeletion}: held while this member's view may be partial (retried every sweep interval), a failed
+     * delete retried with backoff.
+     */
     private void deleteAfterRemoval(long jobId, int attempt) {
-        boolean locked = false;
-        try {
-            String hold = holdReason(false);
-            if (hold != null) {
-                // this member may not see the entry that still holds the blob: wait, never decide on a partial view
-                stripe(jobId).schedule(() -> deleteAfterRemoval(jobId, attempt), settings.sweepIntervalMillis(),
-                        TimeUnit.MILLISECONDS);
-                return;
-            }
-            claims.lock(jobId);
-            locked = true;
-            JobInfo now = map.get(jobId);
-            if (now != null && isReference(now.getJobImmutableInformation())) {
-                return;
-            }
-            resolver.invalidate(jobId);
-            DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB_DELETE, jobId);
-            if (store.delete(jobId)) {
+        BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, () -> holdReason(false),
+                deleteSteps(DropInStepListener.Step.BEFORE_BLOB_DELETE));
+        switch (r.outcome()) {
+            case DELETED:
                 metrics.blobsDeleted.incrementAndGet();
                 logger.fine("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
-            }
-        } catch (JobInfoStoreException | RuntimeException e) {
-            metrics.deleteFailures.incrementAndGet();
-            long delay = backoff(attempt);
-            logger.warning("job " + jobId + " ended but its blob at " + store.location(jobId) + " could not be deleted ("
-                    + e + "); retrying in " + delay + " ms (gc removes it otherwise)");
-            try {
-                stripe(jobId).schedule(() -> deleteAfterRemoval(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
-            } catch (RuntimeException rejected) {
-                // shutting down: gc finds it
-            }
-        } finally {
-            if (locked) {
-                unlock(jobId);
-            }
+                return;
+            case ABSENT:
+            case KEPT:
+                return;
+            case HELD:
+                // this member may not see the entry that still holds the blob: wait, never decide on a partial view
+                schedule(jobId, () -> deleteAfterRemoval(jobId, attempt), settings.sweepIntervalMillis());
+                return;
+            default:
+                metrics.deleteFailures.incrementAndGet();
+                long delay = backoff(attempt);
+                logger.warning("job " + jobId + " ended but its blob at " + store.location(jobId) + " could not be"
+                        + " deleted (" + r.detail() + "); retrying in " + delay + " ms (gc removes it otherwise)");
+                schedule(jobId, () -> deleteAfterRemoval(jobId, attempt + 1), delay);
+        }
+    }
+
+    private void schedule(long jobId, Runnable work, long delayMillis) {
+        try {
+            stripe(jobId).schedule(work, delayMillis, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException rejected) {
+            // shutting down: gc finds it
         }
     }
 
@@ -570,27 +603,18 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     /**
-     * Deletes the blob of {@code jobId} if, under the id's claim lock, no entry holds the id. A busy lock means a move
-     * or a delete of the id is under way: the blob is left for the next gc.
+     * Deletes the blob of {@code jobId} through {@link BlobDeletion} if, under the id's claim lock, no entry references
+     * it and this member's view is whole. A busy lock means a move or a delete of the id is under way: the blob is left
+     * for the next gc.
      */
     private void gcDelete(long jobId) {
-        boolean locked = false;
-        try {
-            locked = claims.tryLock(jobId);
-            if (locked && !map.containsKey(jobId) && holdReason(true) == null) {
-                resolver.invalidate(jobId);
-                DropInSteps.reached(DropInStepListener.Step.BEFORE_GC_DELETE, jobId);
-                if (store.delete(jobId)) {
-                    metrics.gcDeleted.incrementAndGet();
-                    logger.fine("gc deleted the blob of job " + jobId + " (no entry): " + store.location(jobId));
-                }
-            }
-        } catch (JobInfoStoreException | RuntimeException e) {
-            logger.warning("gc could not delete the blob of job " + jobId + ": " + e);
-        } finally {
-            if (locked) {
-                unlock(jobId);
-            }
+        BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, gcClaims, store, () -> holdReason(true),
+                deleteSteps(DropInStepListener.Step.BEFORE_GC_DELETE));
+        if (r.outcome() == BlobDeletion.Outcome.DELETED) {
+            metrics.gcDeleted.incrementAndGet();
+            logger.fine("gc deleted the blob of job " + jobId + " (no entry): " + store.location(jobId));
+        } else if (r.outcome() == BlobDeletion.Outcome.FAILED) {
+            logger.warning("gc could not delete the blob of job " + jobId + ": " + r.detail());
         }
     }
 
