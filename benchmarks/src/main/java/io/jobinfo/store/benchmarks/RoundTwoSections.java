@@ -1,6 +1,6 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.service.SubmitObserver;
+import io.jobinfo.store.service.SubmitPhaseListener;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 
 import java.util.List;
@@ -99,7 +99,7 @@ final class RoundTwoSections {
             return;
         }
         md.append("## Where a submit's time goes (item 2)\n\n");
-        md.append("Every submit split into its steps by the registry's `SubmitObserver`: *encode* (Kryo encode,"
+        md.append("Every submit split into its steps by the registry's `SubmitPhaseListener`: *encode* (Kryo encode,"
                 + " CRC32C, SHA-256, header), *blob write* (the store's create: on local temp write, fsync, link,"
                 + " directory fsync), *pointer write* (`putIfAbsent` of the pointer, one synchronous backup), *rest*"
                 + " (cache put, meters), and the stop-the-world GC time that fell inside the submit. Columns 4-8:"

@@ -156,7 +156,7 @@ final class ScenarioBenchmark {
             HazelcastInstance successor = cluster.successor();
             SubmitPhases phases = new SubmitPhases(ids.length);
             RunningJobInfoRegistry<JobImmutableInformation> registry =
-                    RunningJobInfoRegistry.builder(master, masterStore, codec).submitObserver(phases).build();
+                    RunningJobInfoRegistry.builder(master, masterStore, codec).submitPhaseListener(phases).build();
             DurableWriteAnchor anchor = local ? new DurableWriteAnchor(workDir.resolve("anchor-" + round)) : null;
             gc();
             long[] lat = new long[ids.length];

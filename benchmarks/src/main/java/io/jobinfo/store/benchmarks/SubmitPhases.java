@@ -1,15 +1,15 @@
 package io.jobinfo.store.benchmarks;
 
-import io.jobinfo.store.service.SubmitObserver;
+import io.jobinfo.store.service.SubmitPhaseListener;
 import java.util.Arrays;
 
 /**
- * Where the time of each submit goes: told by the registry's {@link SubmitObserver} at each step, it splits every
+ * Where the time of each submit goes: told by the registry's {@link SubmitPhaseListener} at each step, it splits every
  * submit into encode (encode, checksums, seal), blob write (the store's create), pointer write ({@code putIfAbsent}
  * with its synchronous backup) and the rest (cache put, meters), and counts the stop-the-world GC time that fell
  * inside the submit. The report quotes, for the slowest 1% of submits, how much of their time each part took.
  */
-final class SubmitPhases implements SubmitObserver {
+final class SubmitPhases implements SubmitPhaseListener {
 
     static final String[] PARTS = {"encode", "blobWrite", "pointerWrite", "rest", "gc"};
 

@@ -1,5 +1,6 @@
 package io.jobinfo.store.it;
 
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.demo.model.JobGenerator;
@@ -98,7 +99,7 @@ final class Audit {
         for (StoredBlob b : store.list()) {
             if (b.incomplete()) {
                 incomplete++;
-            } else if (!keys.contains(b.jobId())) {
+            } else if (!keys.contains(b.jobId()) && !NamespaceClaim.isClaim(b.jobId())) {
                 orphans.add(b.jobId());
             }
         }

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * <p>Three Hazelcast members, each in its own JVM ({@link MemberMain}); the oldest is the master, takes over
  * (fencing epoch), restores and submits ~200 KB jobs. The test then {@code kill -9}s the master (SIGKILL through
  * {@link Process#destroyForcibly()}): while idle; in the middle of a submission at each crash point (parked by the
- * registry's {@link io.jobinfo.store.service.SubmitObserver} seam: before the blob write, after the blob write and
+ * registry's {@link io.jobinfo.store.service.SubmitPhaseListener} seam: before the blob write, after the blob write and
  * before the pointer, after the pointer and before the acknowledgement); and while a freshly elected master is
  * restoring. After every failure a replacement member joins, the new master takes over and restores every job, and
  * the test audits map and store directly. At the end GC runs with its grace period. This is the default (CI) mode,

@@ -16,7 +16,7 @@ import io.jobinfo.store.lifecycle.JavaDeserializationFilter;
 import io.jobinfo.store.lifecycle.JobInfoSerialization;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
-import io.jobinfo.store.service.SubmitObserver;
+import io.jobinfo.store.service.SubmitPhaseListener;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -89,7 +89,7 @@ public final class MemberMain {
         HazelcastInstance hz = Hazelcast.newHazelcastInstance(hzConfig);
         ParkingStore store = new ParkingStore(JobInfoStores.open(storageConfigFromSystemProperties()));
         Map<Long, String> armed = new ConcurrentHashMap<>();
-        SubmitObserver crashPoints = new SubmitObserver() {
+        SubmitPhaseListener crashPoints = new SubmitPhaseListener() {
             @Override
             public void beforeBlobWrite(long jobId) {
                 park(jobId, "BEFORE_BLOB");
@@ -118,7 +118,7 @@ public final class MemberMain {
                 RunningJobInfoRegistry.builder(hz, store, CODEC).fencing(true).restoreParallelism(4)
                         .cache(new CacheConfig(cacheMax, Math.min(cacheMax, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
                                 CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS))
-                        .submitObserver(crashPoints).build();
+                        .submitPhaseListener(crashPoints).build();
         java.util.concurrent.atomic.AtomicReference<RunningJobInfoRegistry<JobImmutableInformation>> registries =
                 new java.util.concurrent.atomic.AtomicReference<>(lite ? null : build.get());
         ExecutorService workers = Executors.newCachedThreadPool(r -> {

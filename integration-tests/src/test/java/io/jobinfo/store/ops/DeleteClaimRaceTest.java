@@ -14,7 +14,7 @@ import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.service.JobIdClaimedException;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
-import io.jobinfo.store.service.SubmitObserver;
+import io.jobinfo.store.service.SubmitPhaseListener;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.ForwardingJobInfoStore;
@@ -76,7 +76,7 @@ class DeleteClaimRaceTest {
             throws Exception {
         LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
         try (RunningJobInfoRegistry<JobImmutableInformation> failing = RunningJobInfoRegistry
-                .builder(cluster.master(), store, CODEC).mapName(mapName).submitObserver(new SubmitObserver() {
+                .builder(cluster.master(), store, CODEC).mapName(mapName).submitPhaseListener(new SubmitPhaseListener() {
                     @Override
                     public void afterBlobWrite(long jobId) {
                         throw new IllegalStateException("first attempt: the coordinator fails after the blob write");
@@ -141,7 +141,7 @@ class DeleteClaimRaceTest {
         CountDownLatch claimMet = new CountDownLatch(1);
         try (RunningJobInfoRegistry<JobImmutableInformation> coordinator = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).claimWait(Duration.ofMinutes(2))
-                .submitObserver(new SubmitObserver() {
+                .submitPhaseListener(new SubmitPhaseListener() {
                     @Override
                     public void claimMet(long jobId, DeleteMarker marker) {
                         claimMet.countDown();
@@ -217,7 +217,7 @@ class DeleteClaimRaceTest {
                 Clock.fixed(Instant.now().plus(Duration.ofHours(1)), ZoneOffset.UTC));
         AtomicReference<GcReport> inPause = new AtomicReference<>();
         try (RunningJobInfoRegistry<JobImmutableInformation> coordinator = RunningJobInfoRegistry
-                .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).submitObserver(new SubmitObserver() {
+                .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).submitPhaseListener(new SubmitPhaseListener() {
                     @Override
                     public void afterBlobWrite(long jobId) {
                         try {
@@ -280,5 +280,43 @@ class DeleteClaimRaceTest {
             return delegate.delete(jobId);
         }
 
+    }
+
+    /**
+     * rebuild-pointers racing GC: the rebuilder has read and verified a lost job's blob, and before its pointer put a
+     * GC run takes the blob for an orphan (no entry: the pointer is what was lost), claims the id, deletes the blob and
+     * releases the claim. The put then lands on an empty id. Before, the pointer stayed without its blob; now the
+     * rebuilder checks the blob after its put and takes its pointer back. The interleaving is produced by a store
+     * wrapper that runs the GC right after the rebuilder's read returns (the real local store does every operation).
+     */
+    @Test
+    void aPointerRebuiltWhileGcDeletesItsBlobIsTakenBack() throws Exception {
+        String mapName = "rebuild-race-" + System.nanoTime();
+        IMap<Long, Object> map = cluster.master().getMap(mapName);
+        LocalJobInfoStore real = LocalJobInfoStore.open(dir, null, true, true);
+        byte[] payload = CODEC.encode(new JobGenerator(9).generate(JOB, 20_000));
+        real.create(JOB, io.jobinfo.store.envelope.BlobSource.ofBytes(
+                io.jobinfo.store.envelope.BlobEnvelope.wrap(JOB, CODEC.id(), INITIALIZED_AT, payload)));
+        Files.setLastModifiedTime(real.path(JOB), FileTime.from(Instant.now().minus(Duration.ofHours(3))));
+        AtomicReference<GcReport> gcInWindow = new AtomicReference<>();
+        JobInfoStore racing = new io.jobinfo.store.spi.ForwardingJobInfoStore(real) {
+            @Override
+            public io.jobinfo.store.envelope.VerifiedBlob read(long jobId) throws JobInfoStoreException {
+                io.jobinfo.store.envelope.VerifiedBlob read = super.read(jobId);
+                if (jobId == JOB && gcInWindow.get() == null) {
+                    gcInWindow.set(new GarbageCollector(map, real, Duration.ofHours(1)).run(true, b -> { }));
+                }
+                return read;
+            }
+        };
+        PointerRebuilder.Report report = PointerRebuilder.builder(map, racing, Instant.now()).build().run(true);
+        assertThat(gcInWindow.get().deleted()).as("GC deleted the blob inside the rebuilder's window")
+                .extracting(StoredBlob::jobId).containsExactly(JOB);
+        assertThat(report.entries()).hasSize(1);
+        PointerRebuilder.Entry entry = report.entries().get(0);
+        assertThat(entry.outcome()).as(entry.toString()).isEqualTo(PointerRebuilder.Outcome.FAILED);
+        assertThat(entry.detail()).contains("the pointer was taken back");
+        assertThat(map.get(JOB)).as("no pointer without its blob").isNull();
+        real.close();
     }
 }

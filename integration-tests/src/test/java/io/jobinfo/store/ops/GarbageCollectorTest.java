@@ -75,6 +75,7 @@ class GarbageCollectorTest {
         GcReport dryRun = gc.run(false, b -> { });
         assertThat(dryRun.orphans()).extracting(StoredBlob::jobId).containsExactly(3L);
         assertThat(dryRun.leftovers()).extracting(StoredBlob::jobId).containsExactly(5L);
+        // jobs 1 and 2 (the namespace claim the registry wrote is no job: neither counted nor reported)
         assertThat(dryRun.referenced()).isEqualTo(2);
         assertThat(dryRun.young()).isEqualTo(1);
         assertThat(dryRun.deleted()).isEmpty();

@@ -1,5 +1,8 @@
 package io.jobinfo.store.lifecycle;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+
 
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 
@@ -82,11 +85,12 @@ public interface JobValueFormat {
     }
 
     /**
-     * The side map whose per-id locks claim job ids of {@code jobMap} for deletes ({@link LockClaims}), when this
-     * format's readers read every value of that map as their own class, so that no {@link DeleteMarker} may ever go
-     * into it; {@code null} (the default) when the map is this library's and delete markers are claims.
+     * The side map whose per-id locks claim job ids of {@code map} for deletes ({@link LockClaims}), when {@code map} is
+     * one whose readers read every value as their own class (this format's), so that no {@link DeleteMarker} may ever
+     * go into it; {@code null} (the default) when the map is this library's and delete markers are its claims. A
+     * format may look at a few values ({@code reader}) and at the cluster to tell.
      */
-    default String claimLocksMap(String jobMap) {
+    default String claimLocksMap(HazelcastInstance hazelcast, IMap<Long, ?> map, MapValueReader reader) {
         return null;
     }
 }

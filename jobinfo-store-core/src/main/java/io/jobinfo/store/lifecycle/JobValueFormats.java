@@ -94,17 +94,17 @@ public final class JobValueFormats {
 
     /**
      * How deleters claim job ids of {@code map} (see {@link DeleteClaims}): {@link LockClaims} in the side map a format
-     * names for it ({@link JobValueFormat#claimLocksMap}: SeaTunnel's map, whose every value its members read as
-     * {@code JobInfo}), else {@link MarkerClaims} in the map. Under a lock, an id counts as in use while its value is a
+     * names for it ({@link JobValueFormat#claimLocksMap}: SeaTunnel's map, whose every value its members read
+     * as {@code JobInfo}), else {@link MarkerClaims} in the map. Under a lock, an id counts as in use while its value is a
      * pointer (bare or wrapped) or cannot be read here.
      *
      * @param owner who deletes, named in markers ({@code gc}, {@code migrate})
      */
     public DeleteClaims deleteClaims(HazelcastInstance hazelcast, IMap<Long, ?> map, String owner, Clock clock) {
+        MapValueReader reader = new MapValueReader(map, this);
         for (JobValueFormat f : formats) {
-            String locks = f.claimLocksMap(map.getName());
+            String locks = f.claimLocksMap(hazelcast, map, reader);
             if (locks != null) {
-                MapValueReader reader = new MapValueReader(map, this);
                 return new LockClaims(hazelcast, locks, map.getName(), jobId -> {
                     MapValue v = reader.read(jobId);
                     return !v.absent() && (!v.decoded() || pointerOf(v.value()) != null);

@@ -1,5 +1,8 @@
 package io.jobinfo.store.lifecycle;
 
+import io.jobinfo.store.spi.StoredBlob;
+import java.util.ArrayList;
+import java.util.List;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.BlobNotFoundException;
@@ -42,6 +45,20 @@ public final class NamespaceClaim {
     /** Whether {@code jobId} is the claim's reserved id (never a job, never an orphan). */
     public static boolean isClaim(long jobId) {
         return jobId == JOB_ID;
+    }
+
+    /**
+     * The blobs of a listing that belong to jobs: without the claim blob, which tools neither count nor report (it is
+     * no job, never an orphan).
+     */
+    public static List<StoredBlob> jobsOnly(List<StoredBlob> listed) {
+        List<StoredBlob> jobs = new ArrayList<>(listed.size());
+        for (StoredBlob b : listed) {
+            if (!isClaim(b.jobId())) {
+                jobs.add(b);
+            }
+        }
+        return jobs;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.MarkerClaims;
 import io.jobinfo.store.lifecycle.DeleteClaims;
@@ -146,7 +147,7 @@ public final class GarbageCollector {
     public GcReport run(boolean delete, Consumer<StoredBlob> progress) throws JobInfoStoreException {
         Instant startedAt = clock.instant();
         Instant cutoff = startedAt.minus(grace);
-        List<StoredBlob> listed = store.list();
+        List<StoredBlob> listed = NamespaceClaim.jobsOnly(store.list()); // the claim is no job
         MapValueReader reader = new MapValueReader(map, formats);
         Set<Long> registered = new HashSet<>(map.keySet());
         Map<Long, DeleteMarker> markers = new ConcurrentHashMap<>();

@@ -5,6 +5,8 @@ import com.hazelcast.partition.PartitionService;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.DeleteMarker;
+import io.jobinfo.store.lifecycle.StoredHeader;
+import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -234,7 +236,35 @@ public final class PointerRebuilder {
         if (previous != null) {
             return new Entry(jobId, blob.location(), Outcome.REGISTERED, "registered meanwhile: " + previous, null);
         }
-        return new Entry(jobId, blob.location(), Outcome.REBUILT, "", pointer);
+        return checkBlobStillThere(jobId, blob.location(), pointer, verified.header());
+    }
+
+    /**
+     * After the pointer landed: the blob read before it must still be there. A GC that claimed the id, deleted the blob
+     * and released the claim between this run's read and its put would leave a pointer without a blob; the pointer is
+     * then taken back ({@code remove(jobId, pointer)}, only this pointer).
+     */
+    private Entry checkBlobStillThere(long jobId, String location, JobInfoPointer pointer,
+                                      EnvelopeHeader header) {
+        try {
+            if (header.describesSameBlob(StoredHeader.read(store, jobId, header))) {
+                return new Entry(jobId, location, Outcome.REBUILT, "", pointer);
+            }
+        } catch (BlobNotFoundException | io.jobinfo.store.envelope.EnvelopeFormatException gone) {
+            // taken back below
+        } catch (JobInfoStoreException e) {
+            return new Entry(jobId, location, Outcome.FAILED, "the pointer is put, but checking its blob afterwards"
+                    + " failed (" + e.getMessage() + "); run verify", pointer);
+        }
+        boolean takenBack;
+        try {
+            takenBack = map.remove(jobId, pointer);
+        } catch (RuntimeException e) {
+            takenBack = false;
+        }
+        return new Entry(jobId, location, Outcome.FAILED, "the blob was deleted or replaced between this run's read"
+                + " and its pointer put (a GC took it for an orphan); " + (takenBack ? "the pointer was taken back"
+                : "taking the pointer back failed: run verify"), null);
     }
 
     /** Configures a {@link PointerRebuilder}. */

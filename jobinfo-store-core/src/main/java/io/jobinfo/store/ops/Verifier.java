@@ -1,5 +1,6 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
@@ -369,7 +370,7 @@ public final class Verifier {
         Instant startedAt = clock.instant();
         // The store is listed before the map is read: a job submitted in between has its pointer seen and its blob
         // read directly, never mistaken for an orphan.
-        List<StoredBlob> listed = store.list();
+        List<StoredBlob> listed = NamespaceClaim.jobsOnly(store.list()); // the claim is no job
         List<Long> keys = new ArrayList<>(map.keySet());
         Collections.sort(keys);
         List<Problem> broken = Collections.synchronizedList(new ArrayList<>());

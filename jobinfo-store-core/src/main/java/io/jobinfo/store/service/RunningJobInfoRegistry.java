@@ -1,6 +1,9 @@
 package io.jobinfo.store.service;
 
 import io.jobinfo.store.lifecycle.MarkerClaims;
+import io.jobinfo.store.lifecycle.NamespaceClaimedException;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+import io.jobinfo.store.lifecycle.StoredHeader;
 import io.jobinfo.store.lifecycle.DeleteClaims;
 import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.PointerMap;
@@ -82,7 +85,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Leader fencing</b> (optional, {@link Builder#fencing(boolean)}): the master calls {@link #takeOver()} when it
  * takes charge; it gets a new epoch and raises the fence of every partition to it. Every later pointer write and
  * removal of a fencing registry carries its epoch and is refused atomically, on the job's partition, with a
- * {@link FencedException} if a newer master has taken over since. See {@link io.jobinfo.store.lifecycle.LeaderFence} for the guarantee and its
+ * {@link FencedException} if a newer master has taken over since. See
+ * {@link io.jobinfo.store.lifecycle.LeaderFence} for the guarantee and its
  * limits (documented in {@code docs/reliability.md}).
  *
  * <p><b>Structure.</b> This class is the facade; the work is done by {@link PointerMap} (map access and fencing),
@@ -112,7 +116,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private final JobResolver<T> resolver;
     private final RegistryRestorer<T> restorer;
     private final CacheInvalidator invalidator;
-    private final SubmitObserver observer;
+    private final SubmitPhaseListener observer;
     private final long claimWaitNanos;
     private final PartitionLossMonitor lossMonitor;
     private final int restoreParallelism;
@@ -141,7 +145,37 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 b.restorePrefetchBytes, b.store);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
+        claimNamespace(b);
         this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
+    }
+
+    /**
+     * Claims the write store's namespace for this cluster ({@link NamespaceClaim}), as the drop-in does at start: a
+     * second cluster on one namespace would take the other's blobs for orphans.
+     *
+     * @throws IllegalStateException another cluster holds the namespace (the message names it and what to do)
+     */
+    private static void claimNamespace(Builder<?> b) {
+        String cluster = b.clusterName;
+        if (cluster == null) {
+            try {
+                cluster = b.hazelcast.getConfig().getClusterName();
+            } catch (UnsupportedOperationException client) {
+                LOG.warn("the namespace {} is not claimed for this cluster: a registry on a Hazelcast client cannot"
+                        + " tell the cluster's name; set RunningJobInfoRegistry.Builder.clusterName",
+                        b.store.location(NamespaceClaim.JOB_ID));
+                return;
+            }
+        }
+        try {
+            NamespaceClaim.claim(b.store, cluster);
+        } catch (NamespaceClaimedException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (JobInfoStoreException e) {
+            // a store that fails now fails the submits too, which say so; the claim is checked at the next start
+            LOG.warn("the namespace claim {} could not be checked: {}", b.store.location(NamespaceClaim.JOB_ID),
+                    e.getMessage());
+        }
     }
 
     /** Starts a builder. The registry reads from and writes to {@code store}; pointers of other stores need
@@ -177,6 +211,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         // the envelope records the initialization timestamp: the pointer can be rebuilt from the blob alone
         SealedEnvelope envelope = BlobEnvelope.seal(jobId, codec.id(), initializationTimestamp, payload);
         EnvelopeHeader header = envelope.header();
+        long encodedAt = System.nanoTime();
+        long blobWrittenAt = encodedAt;
         long writerEpoch = map.requireEpoch();
         JobInfoPointer pointer = new JobInfoPointer(jobId, initializationTimestamp, writeStore.storeId(), header);
         long claimDeadline = System.nanoTime() + claimWaitNanos;
@@ -186,6 +222,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             observer.beforeBlobWrite(jobId);
             writeStore.create(jobId, envelope); // sealed: create need not compute the SHA-256 again
             observer.afterBlobWrite(jobId);
+            blobWrittenAt = System.nanoTime();
             writtenAt = cache.now();
             cache.expectOwnAdd(jobId, pointer);
             try {
@@ -211,10 +248,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                     + " acknowledged)", jobId, writeStore.location(jobId), writerEpoch,
                     ((FencingProcessors.Rejected) previous).fence());
         }
+        long pointerWrittenAt = System.nanoTime();
         observer.afterPointerWrite(jobId);
         if (previous == null) {
             ensureBlobBehindPointer(jobId, envelope, header);
         }
+        meters.submitPhases(start, encodedAt, blobWrittenAt, pointerWrittenAt, System.nanoTime());
         if (previous != null) {
             if (previous instanceof JobInfoPointer && ((JobInfoPointer) previous).sameBlobAs(pointer)) {
                 pointer = (JobInfoPointer) previous;
@@ -244,17 +283,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      */
     private void ensureBlobBehindPointer(long jobId, SealedEnvelope envelope, EnvelopeHeader header)
             throws JobInfoStoreException {
-        try (java.io.InputStream in = writeStore.openRaw(jobId)) {
-            byte[] head = new byte[header.headerLength()];
-            int n = 0;
-            while (n < head.length) {
-                int r = in.read(head, n, head.length - n);
-                if (r < 0) {
-                    break;
-                }
-                n += r;
-            }
-            if (header.describesSameBlob(EnvelopeHeader.parse(head, n))) {
+        try {
+            if (header.describesSameBlob(StoredHeader.read(writeStore, jobId, header))) {
                 return; // (the stored blob may carry the timestamp of an earlier identical submit: ALREADY_PRESENT)
             }
             throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id was"
@@ -266,9 +296,6 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
             throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id is not"
                     + " the one this submit wrote: " + e.getMessage());
-        } catch (java.io.IOException e) {
-            throw new JobInfoStoreException("checking the blob after the pointer write failed: " + e.getMessage(),
-                    jobId, writeStore.location(jobId), e);
         }
     }
 
@@ -530,9 +557,10 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private int restoreParallelism; // 0: the write store's suggestedReadParallelism()
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
         private boolean fencing;
-        private SubmitObserver observer = SubmitObserver.NONE;
+        private SubmitPhaseListener observer = SubmitPhaseListener.NONE;
         private Duration claimWait = DEFAULT_CLAIM_WAIT;
         private boolean watchPartitionLoss = true;
+        private String clusterName;
         private ReadVerification readVerification = ReadVerification.FULL;
         private long restorePrefetchBytes = DEFAULT_RESTORE_PREFETCH_BYTES;
 
@@ -642,9 +670,22 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             return this;
         }
 
-        /** Test seam for fault injection between the steps of a submit; see {@link SubmitObserver}. */
-        public Builder<T> submitObserver(SubmitObserver observer) {
-            this.observer = Objects.requireNonNull(observer, "observer");
+        /**
+         * The name of the cluster whose job map this registry serves, for the namespace claim ({@link NamespaceClaim}).
+         * Default: the Hazelcast member's cluster name; a registry on a Hazelcast client needs it set, or it claims
+         * nothing (logged).
+         */
+        public Builder<T> clusterName(String clusterName) {
+            this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
+            return this;
+        }
+
+        /**
+         * Tells {@code listener} of each phase of every submit (tracing, fault injection); see
+         * {@link SubmitPhaseListener}.
+         */
+        public Builder<T> submitPhaseListener(SubmitPhaseListener listener) {
+            this.observer = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

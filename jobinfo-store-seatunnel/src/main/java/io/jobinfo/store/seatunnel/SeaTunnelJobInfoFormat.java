@@ -1,6 +1,10 @@
 package io.jobinfo.store.seatunnel;
 
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
 import io.jobinfo.store.lifecycle.LockClaims;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.MapValueReader;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.lifecycle.InlineJob;
 import io.jobinfo.store.lifecycle.JobValueFormat;
@@ -125,14 +129,36 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
     }
 
     /**
-     * SeaTunnel's {@code engine_runningJobInfo}: every member reads each of its values as {@code JobInfo}, so a delete
-     * claims the id with a lock in {@link LockClaims#SEATUNNEL_CLAIMS}, the map the drop-in's moves and deletes lock
-     * too; never with a marker in SeaTunnel's map.
+     * SeaTunnel's {@code engine_runningJobInfo}, whose every value each member reads as {@code JobInfo}: a delete
+     * claims the id with a lock in {@link LockClaims#SEATUNNEL_CLAIMS}, the map the drop-in's moves and deletes lock too,
+     * never with a marker in SeaTunnel's map. Told from this library's own map of the same name (a patched engine's)
+     * by its values: the first readable one among the first {@value #SAMPLE} keys decides; a map with none is
+     * SeaTunnel's when any member runs the drop-in ({@link #DROP_IN_MEMBERS} not empty).
      */
     @Override
-    public String claimLocksMap(String jobMap) {
-        return RUNNING_JOB_INFO.equals(jobMap) ? LockClaims.SEATUNNEL_CLAIMS : null;
+    public String claimLocksMap(HazelcastInstance hazelcast, IMap<Long, ?> map, MapValueReader reader) {
+        if (!RUNNING_JOB_INFO.equals(map.getName())) {
+            return null;
+        }
+        int looked = 0;
+        for (Long jobId : map.keySet()) {
+            MapValue value = reader.read(jobId);
+            if (value.decoded()) {
+                return recognises(value.value()) || pointerIn(value.value()) != null ? LockClaims.SEATUNNEL_CLAIMS
+                        : null;
+            }
+            if (++looked >= SAMPLE) {
+                break;
+            }
+        }
+        return hazelcast.getMap(DROP_IN_MEMBERS).isEmpty() ? null : LockClaims.SEATUNNEL_CLAIMS;
     }
+
+    /** Values looked at by {@link #claimLocksMap} before it asks the cluster. */
+    static final int SAMPLE = 16;
+
+    /** The drop-in's member registry (uuid to mode and store identity); see {@code DropInMembers}. */
+    public static final String DROP_IN_MEMBERS = "jobinfo-store-dropin-members";
 
     /** SeaTunnel's map of running jobs (its {@code Constant.IMAP_RUNNING_JOB_INFO}). */
     public static final String RUNNING_JOB_INFO = "engine_runningJobInfo";

@@ -1,6 +1,7 @@
 package io.jobinfo.store.cli.ops;
 
 import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 
 import io.jobinfo.store.ops.GarbageCollector;
@@ -140,7 +141,7 @@ public final class GcCommand extends OpsCommand {
         }
         long blobs;
         try {
-            blobs = session.store().list().stream().filter(b -> !b.incomplete()).count();
+            blobs = NamespaceClaim.jobsOnly(session.store().list()).stream().filter(b -> !b.incomplete()).count();
         } catch (JobInfoStoreException e) {
             throw new OpsException(ExitCodes.UNREACHABLE, "listing the store failed: " + e.getMessage(), e);
         }

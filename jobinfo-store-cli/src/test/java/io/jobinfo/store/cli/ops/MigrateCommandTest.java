@@ -1,5 +1,6 @@
 package io.jobinfo.store.cli.ops;
 
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import static io.jobinfo.store.cli.ops.OpsFixture.CODEC;
 import static io.jobinfo.store.cli.ops.OpsFixture.args;
 import static io.jobinfo.store.cli.ops.OpsFixture.cli;
@@ -263,7 +264,7 @@ class MigrateCommandTest {
             }
             Set<Long> blobIds = new HashSet<>();
             for (StoredBlob b : coordinatorStore.list()) {
-                if (!b.incomplete()) {
+                if (!b.incomplete() && !NamespaceClaim.isClaim(b.jobId())) {
                     blobIds.add(b.jobId());
                 }
             }

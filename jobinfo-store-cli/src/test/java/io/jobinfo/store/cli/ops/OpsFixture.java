@@ -103,12 +103,15 @@ final class OpsFixture {
         return values;
     }
 
+    /** Job blobs in {@code storeDir} (not the namespace claim a registry writes). */
     static long countBlobs(Path storeDir) throws Exception {
         if (!Files.isDirectory(storeDir)) {
             return 0;
         }
         try (Stream<Path> files = Files.list(storeDir)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".jobinfo")).count();
+            return files.filter(p -> p.getFileName().toString().endsWith(".jobinfo")
+                    && !p.getFileName().toString().equals(io.jobinfo.store.lifecycle.NamespaceClaim.BLOB_NAME))
+                    .count();
         }
     }
 

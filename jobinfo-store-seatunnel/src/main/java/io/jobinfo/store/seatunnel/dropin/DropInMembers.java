@@ -24,7 +24,7 @@ import java.util.Set;
 public final class DropInMembers {
 
     /** The map of the entries: member UUID -> {@code <mode> <store identity>}. */
-    public static final String MAP = "jobinfo-store-dropin-members";
+    public static final String MAP = io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat.DROP_IN_MEMBERS;
 
     private DropInMembers() {
     }
