@@ -166,6 +166,56 @@ class BundleTest {
                 .isEmpty();
     }
 
+    /**
+     * The ops CLI and the plug-in run on Java 8 (SeaTunnel hosts run 8 or 11): every class of the CLI's jar, of every
+     * jar in its lib and of the plug-in jar is class file version 52 or lower. Classes under
+     * {@code META-INF/versions/N/} of a multi-release jar load only on Java N and later, and are not counted.
+     */
+    @Test
+    void everyClassTheCliAndThePluginLoadIsJava8Bytecode() throws IOException {
+        List<Path> jars = new ArrayList<>(jarsIn(home.resolve("cli")));
+        jars.addAll(jarsIn(home.resolve("cli/lib")));
+        jars.addAll(jarsIn(home.resolve("plugin")));
+        assertThat(jars).hasSizeGreaterThan(50);
+        Map<String, Integer> tooNew = new TreeMap<>();
+        int classes = 0;
+        for (Path jar : jars) {
+            try (ZipFile zip = new ZipFile(jar.toFile())) {
+                for (ZipEntry e : Collections.list(zip.entries())) {
+                    String name = e.getName();
+                    if (!name.endsWith(".class") || name.startsWith("META-INF/versions/")
+                            || name.endsWith("module-info.class")) {
+                        continue;
+                    }
+                    classes++;
+                    try (java.io.DataInputStream in = new java.io.DataInputStream(zip.getInputStream(e))) {
+                        assertThat(in.readInt()).as(jar + "!/" + name).isEqualTo(0xCAFEBABE);
+                        in.readUnsignedShort();
+                        int major = in.readUnsignedShort();
+                        if (major > 52) {
+                            tooNew.merge(jar.getFileName() + " (Java " + (major - 44) + ")", 1, Integer::sum);
+                        }
+                    }
+                }
+            }
+        }
+        assertThat(classes).isGreaterThan(10_000);
+        assertThat(tooNew).as("jars with classes newer than Java 8 (class counts)").isEmpty();
+    }
+
+    /** cli/lib holds exactly the jars the CLI jar's manifest Class-Path names: none missing, none extra. */
+    @Test
+    void theCliLibIsExactlyTheClassPathOfTheCliJar() throws IOException {
+        Set<String> classPath;
+        try (java.util.jar.JarFile cli = new java.util.jar.JarFile(home.resolve("cli/jobinfo-store-cli.jar").toFile())) {
+            classPath = new TreeSet<>(java.util.Arrays.asList(cli.getManifest().getMainAttributes()
+                    .getValue(java.util.jar.Attributes.Name.CLASS_PATH).trim().split("\\s+")));
+        }
+        Set<String> lib = jarsIn(home.resolve("cli/lib")).stream().map(p -> "lib/" + p.getFileName())
+                .collect(Collectors.toCollection(TreeSet::new));
+        assertThat(lib).isEqualTo(classPath);
+    }
+
     @Test
     void theLauncherRunsTheOpsCommandsAndNoDemo() throws Exception {
         Path launcher = home.resolve("bin/jobinfo-store");
