@@ -66,7 +66,7 @@ class BundleTest {
         assertThat(listing).allMatch(entry -> entry.startsWith(root), "one top directory, " + root);
         assertThat(listing).contains(root + "plugin/jobinfo-store-seatunnel-plugin-" + version + ".jar",
                 root + "bin/jobinfo-store", root + "cli/jobinfo-store-cli.jar", root + "LICENSE", root + "NOTICE",
-                root + "SHA256SUMS");
+                root + "SHA256SUMS", root + "README.md");
         assertThat(listing).contains(root + "cli/lib/picocli-" + picocliVersion() + ".jar");
         try (Stream<Path> docs = Files.list(Paths.get(System.getProperty("jobinfo.docs")))) {
             List<String> expected = docs.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".md"))
