@@ -33,7 +33,8 @@ import picocli.CommandLine;
 class CommandExamplesTest {
 
     /** Tools the docs may show besides our own; checked for bash syntax only. */
-    private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit", "cp", "rm", "curl");
+    private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit", "cp", "rm", "curl",
+            "tar", "sha256sum", "cd");
 
     @Test
     void everyBashBlockIsValidBash() throws Exception {

@@ -7,6 +7,7 @@ import io.jobinfo.store.cli.ops.MigrateCommand;
 import io.jobinfo.store.cli.ops.RebuildPointersCommand;
 import io.jobinfo.store.cli.ops.StorageConfigFile;
 import io.jobinfo.store.cli.ops.VerifyCommand;
+import java.util.Arrays;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,7 +34,7 @@ public final class JobInfoStoreCli implements Runnable {
     public static final int USAGE_WIDTH = 100;
 
     /** The ops commands, in the order the help lists them. */
-    private static final List<Class<?>> OPS_COMMANDS = List.of(MigrateCommand.class, VerifyCommand.class,
+    private static final List<Class<?>> OPS_COMMANDS = Arrays.asList(MigrateCommand.class, VerifyCommand.class,
             GcCommand.class, InspectCommand.class, RebuildPointersCommand.class);
 
     @CommandLine.Spec

@@ -162,7 +162,7 @@ public final class GcCommand extends OpsCommand {
         m.put("dryRun", !r.deleting());
         m.put("map", map);
         m.put("storeId", storeId);
-        m.put("graceSeconds", r.grace().toSeconds());
+        m.put("graceSeconds", r.grace().getSeconds());
         m.put("scanned", r.scanned());
         m.put("referenced", r.referenced());
         m.put("young", r.young());

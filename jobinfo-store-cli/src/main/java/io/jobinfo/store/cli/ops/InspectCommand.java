@@ -18,6 +18,7 @@ import java.io.InputStream;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -110,7 +111,8 @@ public final class InspectCommand extends OpsCommand {
                 }
                 result.put("location", store.location(jobId));
                 headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
-            } else if (value instanceof io.jobinfo.store.lifecycle.DeleteMarker marker) {
+            } else if (value instanceof io.jobinfo.store.lifecycle.DeleteMarker) {
+                io.jobinfo.store.lifecycle.DeleteMarker marker = (io.jobinfo.store.lifecycle.DeleteMarker) value;
                 // no job: it ended (or its orphan blob is being collected) and the blob is being deleted
                 result.put("value", "being deleted");
                 Map<String, Object> claim = new LinkedHashMap<>();
@@ -131,8 +133,9 @@ public final class InspectCommand extends OpsCommand {
                 problems.add("orphan: the store holds a blob for this job but the map has no entry (gc removes it"
                         + " after the grace period)");
                 payload = verifiedPayload(store, result, problems, null);
-                codecId = result.get("header") instanceof Map<?, ?> h && h.get("codecId") instanceof Integer c ? c
-                        : -1;
+                Object header = result.get("header");
+                Object headerCodecId = header instanceof Map<?, ?> ? ((Map<?, ?>) header).get("codecId") : null;
+                codecId = headerCodecId instanceof Integer ? (Integer) headerCodecId : -1;
             } else {
                 result.put("value", value.getClass().getName());
                 problems.add("the map value is neither a pointer nor an inline job of the formats "
@@ -241,7 +244,7 @@ public final class InspectCommand extends OpsCommand {
             m.put("logicalDagBytes", job.logicalDagLength());
             m.put("jobConfigName", job.jobConfig() == null ? null : job.jobConfig().name());
             // env option names only: values may be anything a job author typed, credentials included
-            m.put("envOptionKeys", job.jobConfig() == null ? List.of()
+            m.put("envOptionKeys", job.jobConfig() == null ? Collections.emptyList()
                     : new ArrayList<>(new TreeSet<>(job.jobConfig().envOptions().keySet())));
             m.put("pluginJars", job.pluginJarsUrls().size());
             TreeSet<String> connectors = new TreeSet<>();
@@ -307,9 +310,9 @@ public final class InspectCommand extends OpsCommand {
     }
 
     private static void section(PrintWriter out, String title, Object value) {
-        if (value instanceof Map<?, ?> m) {
+        if (value instanceof Map<?, ?>) {
             out.println(title + ":");
-            m.forEach((k, v) -> out.printf("  %-24s %s%n", k, v));
+            ((Map<?, ?>) value).forEach((k, v) -> out.printf("  %-24s %s%n", k, v));
         }
     }
 }

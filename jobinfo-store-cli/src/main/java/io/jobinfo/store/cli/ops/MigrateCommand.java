@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -215,7 +216,7 @@ public final class MigrateCommand extends OpsCommand {
         m.put("skippedByReason", reasons);
         // entries already in the target shape are only counted (a rerun over a large map would list them all)
         m.put("skippedEntries", entries(r.skipped().stream().filter(e -> e.reason() != Migrator.Reason.ALREADY_POINTER
-                && e.reason() != Migrator.Reason.ALREADY_INLINE).toList()));
+                && e.reason() != Migrator.Reason.ALREADY_INLINE).collect(Collectors.toList())));
         m.put("failures", entries(r.failed()));
         m.put("exitCode", exit);
         return m;

@@ -16,6 +16,7 @@ import io.jobinfo.store.spi.JobInfoStores;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 
@@ -98,7 +99,7 @@ final class OpsSession implements AutoCloseable {
     }
 
     private static void validateMapName(String mapName) {
-        if (mapName == null || mapName.isBlank()) {
+        if (mapName == null || mapName.trim().isEmpty()) {
             throw new OpsException(ExitCodes.USAGE, "--map must name the job map, such as "
                     + io.jobinfo.store.service.RunningJobInfoRegistry.DEFAULT_MAP_NAME);
         }
@@ -131,7 +132,7 @@ final class OpsSession implements AutoCloseable {
             config.setClusterName(ConnectionOptions.DEFAULT_CLUSTER_NAME);
         }
         if (options.clusterName != null) {
-            if (options.clusterName.isBlank()) {
+            if (options.clusterName.trim().isEmpty()) {
                 throw new OpsException(ExitCodes.USAGE, "--cluster-name must not be empty");
             }
             config.setClusterName(options.clusterName);
@@ -151,7 +152,7 @@ final class OpsSession implements AutoCloseable {
         if (!addresses.isEmpty()) {
             config.getNetworkConfig().setAddresses(addresses);
         } else if (options.clientConfig == null) {
-            config.getNetworkConfig().setAddresses(List.of(ConnectionOptions.DEFAULT_ADDRESS));
+            config.getNetworkConfig().setAddresses(Collections.singletonList(ConnectionOptions.DEFAULT_ADDRESS));
         }
         if (options.connectTimeout.isZero() || options.connectTimeout.isNegative()) {
             throw new OpsException(ExitCodes.USAGE, "--connect-timeout must be positive, such as 10s");

@@ -59,13 +59,13 @@ final class ProgressDisplay {
         bytes += entryBytes;
         long now = System.nanoTime();
         switch (mode) {
-            case bar -> {
+            case bar:
                 if (now - lastDrawNanos >= BAR_REFRESH_NANOS || done == total) {
                     lastDrawNanos = now;
                     drawBar(now);
                 }
-            }
-            case lines -> {
+                break;
+            case lines:
                 int decile = total <= 0 ? lastDecile : (int) ((long) done * 10 / total);
                 if (decile != lastDecile || now - lastDrawNanos >= LINE_EVERY_NANOS) {
                     lastDecile = decile;
@@ -73,9 +73,9 @@ final class ProgressDisplay {
                     err.println(verb + ": " + status(now));
                     err.flush();
                 }
-            }
-            default -> {
-            }
+                break;
+            default:
+                break;
         }
     }
 
@@ -92,11 +92,11 @@ final class ProgressDisplay {
 
     private void drawBar(long now) {
         int filled = total <= 0 ? BAR_WIDTH : (int) ((long) done * BAR_WIDTH / total);
-        String line = "\r" + verb + " [" + "=".repeat(filled) + (filled < BAR_WIDTH ? ">" : "")
-                + " ".repeat(Math.max(0, BAR_WIDTH - filled - 1)) + "] " + status(now);
+        String line = "\r" + verb + " [" + repeat('=', filled) + (filled < BAR_WIDTH ? ">" : "")
+                + repeat(' ', Math.max(0, BAR_WIDTH - filled - 1)) + "] " + status(now);
         int pad = Math.max(0, barLength - line.length());
         barLength = line.length();
-        err.print(line + " ".repeat(pad));
+        err.print(line + repeat(' ', pad));
         err.flush();
     }
 
@@ -110,5 +110,11 @@ final class ProgressDisplay {
                 Math.round(secs / done * (total - done))));
         return done + "/" + total + " entries " + pct + "%, " + ByteSize.format(bytes) + ", "
                 + ByteSize.format((long) (bytes / secs)) + "/s, ETA " + eta;
+    }
+
+    private static String repeat(char c, int n) {
+        char[] chars = new char[Math.max(0, n)];
+        java.util.Arrays.fill(chars, c);
+        return new String(chars);
     }
 }

@@ -111,7 +111,11 @@ public final class VerifyCommand extends OpsCommand {
         m.put("broken", broken);
         List<Map<String, Object>> inline = new ArrayList<>();
         for (Verifier.InlineEntry i : r.inline()) {
-            inline.add(Map.of("jobId", i.jobId(), "encodedBytes", i.encodedBytes(), "format", i.format()));
+            Map<String, Object> e = new LinkedHashMap<>();
+            e.put("jobId", i.jobId());
+            e.put("encodedBytes", i.encodedBytes());
+            e.put("format", i.format());
+            inline.add(e);
         }
         m.put("inline", inline);
         m.put("orphans", blobs(r, r.orphans()));
@@ -127,7 +131,7 @@ public final class VerifyCommand extends OpsCommand {
             e.put("jobId", b.jobId());
             e.put("location", b.location());
             e.put("sizeBytes", b.sizeBytes());
-            e.put("ageSeconds", Verifier.age(r, b).toSeconds());
+            e.put("ageSeconds", Verifier.age(r, b).getSeconds());
             e.put("counted", r.pastGrace(b));
             out.add(e);
         }
