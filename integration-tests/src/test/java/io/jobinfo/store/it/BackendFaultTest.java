@@ -140,7 +140,7 @@ class BackendFaultTest {
             outcomes.stream().filter(o -> !o.acked()).forEach(o -> failuresByType.merge(o.phase() + ":"
                     + o.error().substring(0, o.error().indexOf(':')), 1L, Long::sum));
             ReliabilityReport.add(new ReliabilityRow("backend-faults", "TCP faults (latency, resets,"
-                    + " 5 s blackhole) in front of the " + (backend.name().equals("s3") ? "S3 server" : "NameNode"),
+                    + " 5 s blackhole) in front of the " + (backend.name().startsWith("s3") ? "S3 server" : "NameNode"),
                     backend.name(), outcomes.size(), acked.size(), audit.lost().size() + after.lost().size(),
                     audit.torn().size() + after.torn().size(), audit.pointersNoBlob().size(), left,
                     (outcomes.size() - failed) + " submits acked, " + failed + " failed with a typed error naming"

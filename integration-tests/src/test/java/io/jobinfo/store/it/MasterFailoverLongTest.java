@@ -98,7 +98,7 @@ class MasterFailoverLongTest {
      * waited for a standby); {@code -Djobinfo.it.long.standbys=N} for every backend.
      */
     private static int standbys(String backend) {
-        return Integer.getInteger("jobinfo.it.long.standbys", backend.equals("s3") ? 4 : 3);
+        return Integer.getInteger("jobinfo.it.long.standbys", backend.startsWith("s3") ? 4 : 3);
     }
     /**
      * How long one step (a takeover, a restore, a promotion, cluster-safe, a submit) may take before the run fails.
@@ -142,7 +142,7 @@ class MasterFailoverLongTest {
         List<Future<BackendRun>> runs = new ArrayList<>();
         for (int i = 0; i < backends.size(); i++) {
             Backend b = backends.get(i);
-            int index = List.of("local", "hdfs", "s3").indexOf(b.name());
+            int index = List.of("local", "hdfs", "s3").indexOf(b.name().startsWith("s3") ? "s3" : b.name());
             int remaining = backends.size() - i;
             // one after the other with a stopAt: each backend gets an equal share of the time left when it starts
             // (a backend that finishes its rounds early leaves its time to the next), so none is starved

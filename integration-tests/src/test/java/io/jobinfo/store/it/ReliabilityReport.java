@@ -80,7 +80,7 @@ public final class ReliabilityReport {
         }
         List<ReliabilityRow> rows = new ArrayList<>(ROWS.values());
         List<String> groupOrder = List.of("failover", "fencing", "backend-faults", "corruption");
-        List<String> backendOrder = List.of("local", "hdfs", "s3");
+        List<String> backendOrder = List.of("local", "hdfs", "s3", "s3-rgw");
         rows.sort(Comparator.comparingInt((ReliabilityRow r) -> groupOrder.indexOf(r.group()))
                 .thenComparingInt(r -> backendOrder.indexOf(r.backend())));
         String table = ReliabilityRow.table(rows);

@@ -19,15 +19,24 @@ final class S3Backend implements Backend {
     private final String bucket;
     private final S3Client raw;
 
+    /**
+     * {@code -Djobinfo.it.s3.server=rgw} runs the S3 rows of the suite against Ceph's RADOS Gateway ({@link
+     * S3Fixture#rgw()}, a production S3 server started from the Debian packages) instead of the shared fixture; the
+     * backend is then named {@code s3-rgw} in the reports.
+     */
+    static final String PROP_SERVER = "jobinfo.it.s3.server";
+
+    private final boolean rgw = "rgw".equalsIgnoreCase(System.getProperty(PROP_SERVER, ""));
+
     S3Backend() {
-        this.fixture = S3Fixture.shared();
+        this.fixture = rgw ? S3Fixture.rgw() : S3Fixture.shared();
         this.bucket = fixture.createBucket("jobinfo-it");
         this.raw = fixture.newClient();
     }
 
     @Override
     public String name() {
-        return "s3";
+        return rgw ? "s3-rgw" : "s3";
     }
 
     @Override
