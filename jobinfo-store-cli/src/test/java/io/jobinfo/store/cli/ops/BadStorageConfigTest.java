@@ -107,6 +107,9 @@ public class BadStorageConfigTest {
                 "jobinfo-storage.colour: unknown key", "s3.no-such-option: not an option of the 's3' store",
                 "s3.bucket: missing", "4 problems");
         write(files, "a-list.yaml", "- type: local\n- namespace: /tmp/x\n", "must be a mapping");
+        // SeaTunnel's seatunnel.yaml after the guide's removal step took the jobinfo-storage section out of it
+        write(files, "seatunnel-after-removal.yaml", "seatunnel:\n  engine:\n    history-job-expire-minutes: 1440\n"
+                + "    backup-count: 1\n", "has no jobinfo-storage section", "saved copy");
         Files.write(dir.resolve("latin1.yaml"), "jobinfo-storage:\n  namespace: /tmp/caf\u00e9\n"
                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
         files.put("latin1.yaml", new String[] {"is not UTF-8"});
