@@ -298,6 +298,8 @@ class DropInLocalStoreTest {
                   colour: blue
                   cache:
                     max-bytes: lots
+                jobinfo-dropin:
+                  mode: sideways
                 """).withJvmOptions(List.of("-Djobinfo.dropin.move-threads=0"));
         ST.cluster().startMember(SPARE, invalid);
         Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
@@ -308,8 +310,30 @@ class DropInLocalStoreTest {
                 .contains("jobinfo-storage.cache.max-bytes")
                 .contains("path traversal is not allowed")
                 .contains("jobinfo.dropin.move-threads=0")
+                .contains("jobinfo-dropin.mode: 'sideways' is not a mode")
                 .containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
                         + "Invalid jobinfo-storage configuration");
+        assertThat(ST.client().members()).hasSize(3);
+    }
+
+    /**
+     * Issue 26 item 3, the store that cannot be opened: the member stops, and its log file (not only stderr) has the
+     * ERROR line naming the store and why.
+     */
+    @Test
+    @Order(6)
+    void aStoreThatCannotBeOpenedStopsTheMemberNamingItInItsLog() throws Exception {
+        ClusterSpec unopenable = ST.cluster().spec().withEngineYaml("""
+                jobinfo-storage:
+                  type: local
+                  namespace: /proc/1/jobinfo-store
+                """);
+        ST.cluster().startMember(SPARE, unopenable);
+        Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
+        String log = ST.cluster().logTail(SPARE, 20_000);
+        assertThat(exit).as("exit code; log:\n%s", log).isNotNull().isNotZero();
+        assertThat(log).containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
+                + ".*/proc/1/jobinfo-store");
         assertThat(ST.client().members()).hasSize(3);
     }
 
