@@ -22,7 +22,9 @@ import java.nio.file.StandardCopyOption;
  * <p>Protocol (files in that directory, shared by the test and every member):
  * <ol>
  *   <li>the test arms a step by writing {@code arm-<step id>} holding a job id, or {@code *} for any job, optionally
- *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms;</li>
+ *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms, and by
+ *   {@code thread=<n>} to park only Hazelcast's partition thread {@code n} (a step of a partition thread whose job id
+ *   is not known, {@code before-put}: the test then knows which job's put parks, by its partition);</li>
  *   <li>or, to park several jobs at the same step at once, one file per job: {@code arm-<step id>-<jobId>} (same
  *   content; its first word is ignored), answered by {@code reached-<step id>-<jobId>}. A step with a known job id
  *   looks for that file first, then for {@code arm-<step id>};</li>
@@ -84,6 +86,9 @@ public final class CrashPointParker implements DropInStepListener {
         for (String w : words) {
             if (w.startsWith("hold=")) {
                 hold = Long.parseLong(w.substring("hold=".length()));
+            } else if (w.startsWith("thread=") && !Thread.currentThread().getName()
+                    .endsWith(".partition-operation.thread-" + w.substring("thread=".length()))) {
+                return false;
             }
         }
         String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];

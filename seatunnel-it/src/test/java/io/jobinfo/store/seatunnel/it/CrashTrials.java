@@ -199,6 +199,10 @@ abstract class CrashTrials {
         int torn;
         int pointersNoBlob;
         int orphans;
+        /** Acknowledged jobs that SeaTunnel itself failed in its redeploy loop after a master switch. */
+        int engineFailed;
+        /** Jobs that SeaTunnel's redeploy loop left RUNNING for good (a cancel does not end them). */
+        int engineStuck;
         final List<String> notes = new ArrayList<>();
 
         Tally(String scenario) {
@@ -210,6 +214,10 @@ abstract class CrashTrials {
     final Map<Long, String> sent = new TreeMap<>();
     final Map<Point, Tally> tallies = new EnumMap<>(Point.class);
     long submitWindowMillis = 3000;
+    /** From a put's send to its park at {@code before-put}: a running estimate, for the kill's instant. */
+    long putParkMillis = 150;
+    /** When the master died, in ms after the free submit's send, one per round. */
+    final List<Long> killInstants = new ArrayList<>();
     long roundMillis;
     int rounds;
 
@@ -417,26 +425,51 @@ abstract class CrashTrials {
             parked.put(Point.BATCH_END, batchId);
         }
 
-        // the put before it lands (the id is not known there: the first new entry of any member claims the arm). It
-        // holds a partition thread: whatever touches every partition (a map's size, a fresh id of the master's)
-        // waits for the kill, so the last submit is drawn and built before
+        // the put before it lands (the id is not known there: the arm names the partition thread of its job, which
+        // no other job of the round uses) and a free submit, killed at a uniformly random instant of it. The parked
+        // put holds a partition thread: whatever touches it waits for the kill (the free submit too, and a map's size
+        // or a fresh id of the master's: the free submit is drawn and built before). So the put is sent so as to park
+        // at the chosen instant, and the kill follows its park at once: the free submit runs undisturbed until then.
         long randomId = ids.fresh();
         Prepared free = build(Point.RANDOM, randomId);
         Prepared put = build(Point.BEFORE_PUT, putId);
-        arm(Point.BEFORE_PUT.seam);
-        submits.add(put.start());
-        expectParkedOnMaster(Point.BEFORE_PUT.seam, masterPid, Duration.ofSeconds(60));
-        parked.put(Point.BEFORE_PUT, putId);
-
-        // an unparked submit, the master killed at a random instant of it
-        submits.add(free.start());
+        arm(Point.BEFORE_PUT.seam, "thread=" + ids.parkedThread);
         long delay = (long) (random.nextDouble() * submitWindowMillis);
-        Thread.sleep(delay);
+        long lead = delay - putParkMillis;
+        long putSent;
+        long freeSent;
+        if (lead <= 0) {
+            putSent = System.nanoTime();
+            submits.add(put.start());
+            Thread.sleep(-lead);
+            freeSent = System.nanoTime();
+            submits.add(free.start());
+        } else {
+            freeSent = System.nanoTime();
+            submits.add(free.start());
+            Thread.sleep(lead);
+            putSent = System.nanoTime();
+            submits.add(put.start());
+        }
+        Path putReached = points().resolve("reached-" + Point.BEFORE_PUT.seam);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!Files.exists(putReached)) {
+            if (System.nanoTime() > deadline) {
+                throw new NotReached("no member reached " + Point.BEFORE_PUT.seam);
+            }
+            Thread.sleep(2);
+        }
+        long parkedAt = System.nanoTime();
+        putParkMillis = (putParkMillis * 3 + (parkedAt - putSent) / 1_000_000) / 4;
+        expectParkedOnMaster(Point.BEFORE_PUT.seam, masterPid, Duration.ofSeconds(1));
+        parked.put(Point.BEFORE_PUT, putId);
         Map<Long, Boolean> ackedAtKill = new TreeMap<>();
         for (InFlight f : submits) {
             ackedAtKill.put(f.job.id, acked(f.future));
         }
         st().cluster().kill(master);
+        long killedAt = (System.nanoTime() - freeSent) / 1_000_000;
+        killInstants.add(killedAt);
         st().cluster().restart(master);
         for (Point p : parked.keySet()) {
             tally(p).trials++;
@@ -481,7 +514,8 @@ abstract class CrashTrials {
         }
         tally(Point.RESTORE).notes.add(restoring + " running jobs restored twice (the second master killed"
                 + " mid-restore)");
-        return "parked " + parked.keySet() + ", killed " + delay + " ms into the free submit; " + how
+        return "parked " + parked.keySet() + ", killed " + killedAt + " ms into the free submit (drawn " + delay
+                + " ms); " + how
                 + "the new master parked restoring, killed " + restoreDelay + " ms after the cluster was safe; "
                 + restoring + " running jobs";
     }
@@ -574,11 +608,27 @@ abstract class CrashTrials {
         }
         for (Job j : tracked.values()) {
             if (j.expected.equals("CANCELED") || j.expected.equals("FINISHED")) {
-                client.awaitStatus(j.id, j.expected, Duration.ofSeconds(90));
+                try {
+                    client.awaitStatus(j.id, j.expected, Duration.ofSeconds(90));
+                } catch (AssertionError e) {
+                    if (!refusedRedeploy(j.id)) {
+                        throw e;
+                    }
+                    // SeaTunnel's redeploy loop left the job RUNNING with a pipeline that never comes back, and a
+                    // cancel does not end it: counted against its point, left in the map (its entry and blob are
+                    // audited with every other entry's), no longer waited for
+                    Tally t = tally(j.point == null ? Point.RESTORE : j.point);
+                    t.engineStuck++;
+                    t.notes.add("job N stuck in SeaTunnel 2.3.8's redeploy loop (\"" + REDEPLOY_LOOP_CAUSE
+                            + "\"), its cancel never completes; its entry and blob kept and audited");
+                    progress("ENGINE REDEPLOY LOOP: job " + j.id + " does not end on cancel: " + e.getMessage());
+                    j.expected = "STUCK";
+                }
             }
         }
         // ended jobs are done with: keep the tracked set bounded
-        tracked.values().removeIf(j -> !j.expected.equals("RUNNING") && !client.runningJobInfo().containsKey(j.id));
+        tracked.values().removeIf(j -> !j.expected.equals("RUNNING") && !j.expected.equals("STUCK")
+                && !client.runningJobInfo().containsKey(j.id));
     }
 
     void awaitAllReferences() {
@@ -617,12 +667,22 @@ abstract class CrashTrials {
             if (j.acknowledged) {
                 tallyOf(j.id).acknowledged.add(j.id);
             }
-            if (j.expected.equals("ABSENT") || j.expected.equals("LOST")) {
+            if (j.expected.equals("ABSENT") || j.expected.equals("LOST") || j.expected.equals("STUCK")) {
                 continue;
             }
             try {
                 client.awaitStatus(j.id, j.expected, Duration.ofSeconds(180));
             } catch (AssertionError e) {
+                if (j.acknowledged && j.expected.equals("RUNNING") && e.getMessage().contains("ended FAILED")
+                        && refusedRedeploy(j.id)) {
+                    // SeaTunnel's own redeploy loop (see REDEPLOY_TEXT): counted and bounded, not the store's loss
+                    tallyOf(j.id).engineFailed++;
+                    tallyOf(j.id).notes.add("acknowledged job N FAILED by SeaTunnel 2.3.8's redeploy loop after the"
+                            + " restore kill (\"" + REDEPLOY_LOOP_CAUSE + "\"; its entry and blob audited as ended)");
+                    progress("ENGINE REDEPLOY LOOP: job " + j.id + " FAILED");
+                    j.expected = "FAILED";
+                    continue;
+                }
                 if (j.acknowledged && !j.expected.equals("CANCELED")) {
                     tallyOf(j.id).lost++;
                     tallyOf(j.id).notes.add("LOST job " + j.id + ": " + e.getMessage());
@@ -712,6 +772,26 @@ abstract class CrashTrials {
         tracked.values().forEach(j -> j.point = null);
     }
 
+    /**
+     * Whether a member's log (any run of it) shows SeaTunnel refusing to deploy a task group of job {@code id} that
+     * the member already runs: the signature of SeaTunnel 2.3.8's redeploy loop after a master switch.
+     */
+    boolean refusedRedeploy(long id) {
+        String job = "jobId=" + id + ",";
+        try (Stream<Path> logs = Files.walk(st().cluster().baseDir(), 2)) {
+            for (Path log : logs.filter(p -> p.getFileName().toString().startsWith("member.log")).toList()) {
+                try (Stream<String> lines = Files.lines(log, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                    if (lines.anyMatch(l -> l.contains(job) && l.contains(REDEPLOY_LOOP_CAUSE))) {
+                        return true;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return false;
+    }
+
     String safeStatus(long id) {
         try {
             return st().client().status(id);
@@ -720,11 +800,14 @@ abstract class CrashTrials {
         }
     }
 
-    /** Arms {@code arm-<name>} (a per-job name, or a step's for any job) with a hold of {@link #HOLD_MILLIS}. */
-    void arm(String name) throws IOException {
+    /**
+     * Arms {@code arm-<name>} (a per-job name, or a step's for any job) with a hold of {@link #HOLD_MILLIS} and the
+     * {@link CrashPointParker}'s other words ({@code thread=<n>}).
+     */
+    void arm(String name, String... words) throws IOException {
         Files.deleteIfExists(points().resolve("reached-" + name));
         Path tmp = points().resolve(".arm-" + name);
-        Files.writeString(tmp, "* hold=" + HOLD_MILLIS);
+        Files.writeString(tmp, "* hold=" + HOLD_MILLIS + (words.length == 0 ? "" : " " + String.join(" ", words)));
         Files.move(tmp, points().resolve("arm-" + name), java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -750,6 +833,10 @@ abstract class CrashTrials {
     }
 
     void assertZeros() {
+        int engine = tallies.values().stream().mapToInt(t -> t.engineFailed + t.engineStuck).sum();
+        assertThat(engine).as("jobs failed or stuck by SeaTunnel's redeploy loop in %d rounds (bound: one in %d"
+                + " rounds)", rounds, ENGINE_FAILED_ONE_IN).isLessThanOrEqualTo(Math.max(1, rounds
+                / ENGINE_FAILED_ONE_IN));
         for (Tally t : tallies.values()) {
             assertThat(t.lost).as("%s: acknowledged jobs lost; notes %s", t.scenario, t.notes).isZero();
             assertThat(t.torn).as("%s: torn reads; notes %s", t.scenario, t.notes).isZero();
@@ -762,6 +849,14 @@ abstract class CrashTrials {
     void writeReport() throws IOException {
         String perRound = rounds == 0 ? "no round" : "~" + roundMillis / rounds / 1000 + " s per round";
         ROUND_FIGURES.put(backend(), rounds + " rounds, " + perRound);
+        if (!killInstants.isEmpty()) {
+            java.util.LongSummaryStatistics st = killInstants.stream().mapToLong(Long::longValue).summaryStatistics();
+            long early = killInstants.stream().filter(ms -> ms < submitWindowMillis / 3).count();
+            long late = killInstants.stream().filter(ms -> ms >= submitWindowMillis * 2 / 3).count();
+            tally(Point.RANDOM).notes.add(0, "kills " + st.getMin() + ".." + st.getMax() + " ms (mean "
+                    + Math.round(st.getAverage()) + ") after the send, window " + submitWindowMillis + " ms: " + early
+                    + " in its first third, " + late + " in its last");
+        }
         for (Tally t : tallies.values()) {
             List<String> notes = new ArrayList<>();
             notes.add(t.audits + " audits");
@@ -806,6 +901,39 @@ abstract class CrashTrials {
             from earlier rounds, and leftovers no job can be named for, against the restore row. A trial is a round \
             in which that point was taken (a batch job that ends before its move does not reach its point; noted).""";
 
+    /** What SeaTunnel 2.3.8's worker answers when a task group it runs is deployed again. */
+    static final String REDEPLOY_LOOP_CAUSE = "already exists";
+    /** The bound on jobs SeaTunnel's redeploy loop may fail: one in this many rounds. */
+    static final int ENGINE_FAILED_ONE_IN = 20;
+
     /** The redeploy loop seen once on S3, explained (for the report). */
-    static final String REDEPLOY_TEXT = "";
+    static final String REDEPLOY_TEXT = """
+            **The restored job once seen stuck in SeaTunnel's redeploy loop on S3** is SeaTunnel 2.3.8's doing, not \
+            the drop-in's. When a master dies while one of a job's task groups is `DEPLOYING` in \
+            `engine_runningJobState` (between `PhysicalVertex.makeTaskGroupDeploy()` and the worker's answer: a window \
+            every pipeline deploy opens, at a submit and whenever a new master redeploys the pipelines whose tasks \
+            died with the old one) and the worker already runs the task, the next master does not repair that state: \
+            `PhysicalVertex.initStateFuture` asks the worker, finds the task executing and keeps `DEPLOYING`; \
+            `SubPlan.restorePipelineState` calls `restoreExecutionState`, which deploys it again; the worker refuses \
+            (`TaskExecutionService.deployTask`: `TaskGroupLocation ... already exists`); the vertex goes FAILING then \
+            FAILED with no cancel sent to the worker, so the first deploy keeps running there; the pipeline fails and \
+            `SubPlan` restores it every `job.retry.interval.seconds` (3 s; at most `job.retry.times`, 3, per job \
+            master, and a further master switch starts the count again), each redeploy meeting the same running \
+            task. The job reports RUNNING all along. `StockEngineRedeployLoopTest` (the stock engine, no drop-in: it \
+            writes the state a master killed in that window leaves, then kills the master) saw both endings: 3 \
+            refused redeploys 3 s apart and then the job running again; or one refused redeploy and then nothing \
+            (the tasks' ends reached the pipeline before its state process had started, as the log's "state process \
+            is not start" shows, and no thread works on it any more, as a thread dump shows), the job RUNNING with \
+            none of its tasks running but the orphan, for as long as it was watched (4 minutes). That is "stuck". In \
+            these trials the window is the restore kill: the new master restores every job on a thread of its own \
+            (`CoordinatorService.restoreAllRunningJobFromMasterNodeSwitch`), so while one job's read is parked at \
+            `resolve`, the others redeploy the pipelines whose tasks died with the first master, and the second kill \
+            can land in a deploy. The drop-in is not on that path: it turns the reference into the job's bytes when \
+            `JobMaster.init` deserializes the job, before any pipeline is deployed, and never touches \
+            `engine_runningJobState`; a slower store read (S3, served by S3Proxy in the test JVM on 2 shared cores) \
+            only shifts when a restore's deploys happen relative to the kill, which is why it showed on S3. Upstream: \
+            apache/seatunnel#10568, fixed after 2.3.8 by #10567 (a deploy of a task group the worker already runs is \
+            accepted). The trials recognise such a job by the worker's refusal in the member logs: one that ends \
+            FAILED, or that a cancel never ends, is counted in its row's notes, not as lost (its entry and blob are \
+            audited like any other), and the run fails if there is more than one in 20 rounds.""";
 }
