@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <p>The test writes the state a master killed in that window leaves ({@link DeployingStateProbe}: the source's split
  * enumerator, running on a worker, {@code DEPLOYING}), kills the master ({@code kill -9}) and sees the refused deploy
  * of that task group in the worker's log and the job RUNNING 15 s later. Here the rest went either way: more refused
- * redeploys 3 s apart (the loop; the job ran again after 3), or none (stuck: the tasks' ends reached the pipeline
+ * redeploys 3 s apart (the loop: 3 in one run, 4 in another, the job RUNNING after them), or none (stuck: the tasks' ends reached the pipeline
  * before its state process started, as the log's "state process is not start" shows, and no thread works on it any
  * more, a thread dump shows; the job stays RUNNING with no task of its own running but the orphan). Figures in
  * {@code target/seatunnel-it/stock-redeploy-loop.txt}. Long mode only (about a minute and a half).
