@@ -62,7 +62,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * lands (which holds that thread).
  *
  * <p>Long mode only ({@code -Djobinfo.it.long=true}). {@code -Djobinfo.it.engine.trials=N} (default
- * {@value #DEFAULT_ROUNDS}) sets the rounds, hence the trials of each point. Progress lines go to
+ * {@value #DEFAULT_ROUNDS}) sets the rounds, hence the trials of each point; {@code -Djobinfo.it.engine.minutes=M}
+ * starts no round after M minutes (the report shows the rounds that ran). Progress lines go to
  * {@code target/seatunnel-it/crash-trials-progress.log} as they happen. Rows go to
  * {@code target/seatunnel-it/reliability-engine.md} in the table format of integration-tests' reliability report,
  * with the rows of the backends that ran in this JVM and, for the others, those of their latest run in this
@@ -75,6 +76,11 @@ abstract class CrashTrials {
     static final int DEFAULT_ROUNDS = 100;
     /** Rounds, hence trials per point. */
     static final int ROUNDS = Integer.getInteger("jobinfo.it.engine.trials", DEFAULT_ROUNDS);
+    /**
+     * No round starts after this many minutes of rounds ({@code -Djobinfo.it.engine.minutes}; 0, the default: no bound): a
+     * long run on a busy machine then ends with the rounds it ran, reported as usual.
+     */
+    static final long MAX_MINUTES = Long.getLong("jobinfo.it.engine.minutes", 0);
     /** Streaming jobs kept running between rounds (the oldest are cancelled the ordinary way). */
     static final int MAX_RUNNING = 3;
     /**
@@ -258,7 +264,12 @@ abstract class CrashTrials {
         for (Point p : Point.values()) {
             tally(p);
         }
+        long started = System.nanoTime();
         for (int r = 0; r < ROUNDS; r++) {
+            if (MAX_MINUTES > 0 && System.nanoTime() - started > TimeUnit.MINUTES.toNanos(MAX_MINUTES)) {
+                progress("stopped after " + r + " rounds: -Djobinfo.it.engine.minutes=" + MAX_MINUTES + " reached");
+                break;
+            }
             long t0 = System.nanoTime();
             prepare();
             long prepared = System.nanoTime();
