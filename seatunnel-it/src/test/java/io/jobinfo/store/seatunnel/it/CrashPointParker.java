@@ -22,10 +22,15 @@ import java.nio.file.StandardCopyOption;
  * <p>Protocol (files in that directory, shared by the test and every member):
  * <ol>
  *   <li>the test arms a step by writing {@code arm-<step id>} holding a job id, or {@code *} for any job, optionally
- *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms;</li>
+ *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms, and by
+ *   {@code thread=<n>} to park only Hazelcast's partition thread {@code n} (a step of a partition thread whose job id
+ *   is not known, {@code before-put}: the test then knows which job's put parks, by its partition);</li>
+ *   <li>or, to park several jobs at the same step at once, one file per job: {@code arm-<step id>-<jobId>} (same
+ *   content; its first word is ignored), answered by {@code reached-<step id>-<jobId>}. A step with a known job id
+ *   looks for that file first, then for {@code arm-<step id>};</li>
  *   <li>the first member thread that reaches that step for a matching job claims it by renaming the arm file (atomic:
- *   one claimer only), writes {@code reached-<step id>} holding {@code <pid> <jobId>}, and sleeps, waiting to be
- *   killed;</li>
+ *   one claimer only), writes {@code reached-<step id>} (or {@code reached-<step id>-<jobId>} for a per-job arm)
+ *   holding {@code <pid> <jobId>}, and sleeps, waiting to be killed;</li>
  *   <li>if it is not killed by then it carries on as if nothing happened.</li>
  * </ol>
  * Failure: any I/O error of the parker itself is ignored (the drop-in carries on); it never throws.
@@ -50,37 +55,54 @@ public final class CrashPointParker implements DropInStepListener {
         }
         String point = step.id();
         try {
-            Path arm = DIR.resolve("arm-" + point);
-            String armed;
-            try {
-                armed = new String(Files.readAllBytes(arm), StandardCharsets.UTF_8).trim();
-            } catch (NoSuchFileException notArmed) {
+            if (jobId >= 0 && park(point + "-" + jobId, jobId, true)) {
                 return;
             }
-            String[] words = armed.split("\\s+");
-            if (!words[0].equals("*") && !words[0].equals(Long.toString(jobId))) {
-                return;
-            }
-            long hold = HOLD_MILLIS;
-            if (words.length > 1 && words[1].startsWith("hold=")) {
-                hold = Long.parseLong(words[1].substring("hold=".length()));
-            }
-            String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
-            try {
-                Files.move(arm, DIR.resolve("claimed-" + point + "-" + pid + "-" + System.nanoTime()),
-                        StandardCopyOption.ATOMIC_MOVE);
-            } catch (NoSuchFileException | FileAlreadyExistsException | AtomicMoveNotSupportedException lost) {
-                return;
-            }
-            Path tmp = DIR.resolve(".reached-" + point + "-" + pid);
-            Files.write(tmp, (pid + " " + jobId).getBytes(StandardCharsets.UTF_8));
-            Files.move(tmp, DIR.resolve("reached-" + point), StandardCopyOption.ATOMIC_MOVE,
-                    StandardCopyOption.REPLACE_EXISTING);
-            Thread.sleep(hold);
-        } catch (IOException | NumberFormatException ignored) {
+            park(point, jobId, false);
+        } catch (IOException | RuntimeException ignored) {
             // the parker never disturbs the drop-in
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Parks on the arm file {@code arm-<name>} if there is one for this job and this thread claims it; returns whether
+     * it parked. {@code perJob}: the file names this job by its name (its first word is not read as a job id).
+     */
+    private static boolean park(String name, long jobId, boolean perJob) throws IOException, InterruptedException {
+        Path arm = DIR.resolve("arm-" + name);
+        String armed;
+        try {
+            armed = new String(Files.readAllBytes(arm), StandardCharsets.UTF_8).trim();
+        } catch (NoSuchFileException notArmed) {
+            return false;
+        }
+        String[] words = armed.split("\\s+");
+        if (!perJob && !words[0].equals("*") && !words[0].equals(Long.toString(jobId))) {
+            return false;
+        }
+        long hold = HOLD_MILLIS;
+        for (String w : words) {
+            if (w.startsWith("hold=")) {
+                hold = Long.parseLong(w.substring("hold=".length()));
+            } else if (w.startsWith("thread=") && !Thread.currentThread().getName()
+                    .endsWith(".partition-operation.thread-" + w.substring("thread=".length()))) {
+                return false;
+            }
+        }
+        String pid = ManagementFactory.getRuntimeMXBean().getName().split("@")[0];
+        try {
+            Files.move(arm, DIR.resolve("claimed-" + name + "-" + pid + "-" + System.nanoTime()),
+                    StandardCopyOption.ATOMIC_MOVE);
+        } catch (NoSuchFileException | FileAlreadyExistsException | AtomicMoveNotSupportedException lost) {
+            return false;
+        }
+        Path tmp = DIR.resolve(".reached-" + name + "-" + pid);
+        Files.write(tmp, (pid + " " + jobId).getBytes(StandardCharsets.UTF_8));
+        Files.move(tmp, DIR.resolve("reached-" + name), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        Thread.sleep(hold);
+        return true;
     }
 }

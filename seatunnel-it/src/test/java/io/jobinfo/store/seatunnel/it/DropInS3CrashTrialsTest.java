@@ -3,6 +3,7 @@ package io.jobinfo.store.seatunnel.it;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -22,6 +23,7 @@ class DropInS3CrashTrialsTest extends CrashTrials {
     static final String PREFIX = "seatunnel/crash";
     static S3Fixture s3;
     static String bucket;
+    static S3Client lister;
 
     @RegisterExtension
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> {
@@ -56,14 +58,27 @@ class DropInS3CrashTrialsTest extends CrashTrials {
     @Override
     List<String> storeFiles() {
         List<String> out = new ArrayList<>();
-        try (S3Client client = s3.newClient()) {
-            client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
-                    .map(o -> o.key().substring(o.key().lastIndexOf('/') + 1))
-                    .filter(name -> !name.equals(NamespaceClaim.BLOB_NAME)) // the namespace's claim, no job's
-                    .forEach(out::add);
-            client.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(PREFIX)).uploads()
-                    .forEach(u -> out.add("pending multipart upload " + u.key()));
+        // one client for the class: the audit lists the store every 250 ms until GC is done, and a new SDK client per
+        // listing costs more CPU than the listing
+        synchronized (DropInS3CrashTrialsTest.class) {
+            if (lister == null) {
+                lister = s3.newClient();
+            }
         }
+        S3Client client = lister;
+        client.listObjectsV2Paginator(b -> b.bucket(bucket).prefix(PREFIX)).contents().stream()
+                .map(o -> o.key().substring(o.key().lastIndexOf('/') + 1))
+                .filter(name -> !name.equals(NamespaceClaim.BLOB_NAME)) // the namespace's claim, no job's
+                .forEach(out::add);
+        client.listMultipartUploadsPaginator(b -> b.bucket(bucket).prefix(PREFIX)).uploads()
+                .forEach(u -> out.add("pending multipart upload " + u.key()));
         return out;
+    }
+
+    @AfterAll
+    static void closeLister() {
+        if (lister != null) {
+            lister.close();
+        }
     }
 }

@@ -103,6 +103,11 @@ public final class ClusterClient implements AutoCloseable {
         return owner == null ? -1 : owner.getAddress().getPort();
     }
 
+    /** The partition of {@code engine_runningJobInfo}'s key {@code jobId} (its partition thread: id modulo threads). */
+    public int partitionId(long jobId) {
+        return client.getHazelcastInstance().getPartitionService().getPartition(jobId).getPartitionId();
+    }
+
     /**
      * A fresh job id whose entry the member on {@code port} owns (ids drawn until one fits, at most 2000 per round).
      * A cluster that has just formed (or a member that has just joined) may not own partitions yet: the map is
