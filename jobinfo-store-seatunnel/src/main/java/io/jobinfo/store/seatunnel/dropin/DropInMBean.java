@@ -21,9 +21,10 @@ import java.util.Map;
  * {@code io.jobinfo.store:type=SeaTunnelDropIn,instance=<Hazelcast instance name>}. Every entry of
  * {@link DropInMetrics#snapshot()} is a {@code long} attribute of the same name ({@code moved}, {@code moveFailures},
  * {@code pendingMoves}, {@code inlineOwned}, {@code readFailures}, {@code storeCallsOnPartitionThreads}, ...), plus
- * {@code storeThreadKinds} (a {@code String[]}). JMX is what SeaTunnel 2.3.8 itself offers operators for a member
- * (its own telemetry is off by default and has no plug-in point); an operator reads these with jconsole, a JMX
- * exporter (Prometheus' jmx_exporter) or {@code -Dcom.sun.management.jmxremote.*}.
+ * {@code storeThreadKinds} (a {@code String[]}). JMX works whatever SeaTunnel's configuration (its telemetry is off
+ * by default; when it is on, the same counters are in its Prometheus endpoint too: {@link DropInTelemetry}); an
+ * operator reads these with jconsole, a JMX exporter (Prometheus' jmx_exporter) or
+ * {@code -Dcom.sun.management.jmxremote.*}.
  *
  * <p>Failure: {@link #register} never throws; when the MBean cannot be registered (no platform MBean server, a name
  * taken by another member in the same JVM) it returns a message for the caller to log, and the drop-in runs without it.

@@ -39,7 +39,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Every store call goes through a {@link ThreadWatchedStore} (which counts the calls made on Hazelcast partition
  * threads: none by design), and the counters are exported as the JMX MBean
- * {@code io.jobinfo.store:type=SeaTunnelDropIn,instance=<member>} ({@link DropInMBean}) once the member starts.
+ * {@code io.jobinfo.store:type=SeaTunnelDropIn,instance=<member>} ({@link DropInMBean}) once the member starts, and
+ * in SeaTunnel's own telemetry endpoint when its telemetry metrics are on ({@link DropInTelemetry}).
  */
 public final class DropInService implements ManagedService {
 
@@ -58,6 +59,7 @@ public final class DropInService implements ManagedService {
     private final ILogger logger;
     private volatile JobInfoMover mover;
     private volatile String instanceName;
+    private volatile DropInTelemetry.Member telemetry;
 
     private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore opened, MeterRegistry meters) {
         this.nodeEngine = nodeEngine;
@@ -180,6 +182,15 @@ public final class DropInService implements ManagedService {
         if (notRegistered != null) {
             logger.warning(notRegistered + "; the counters stay readable through DropInService.metrics()");
         }
+        DropInTelemetry.Member member = new DropInTelemetry.Member(engine.getConfig().getClusterName(),
+                telemetryAddress(engine), settings.mode().name().toLowerCase(java.util.Locale.ROOT), store.type(),
+                store.storeId(), metrics, meters);
+        String notInTelemetry = DropInTelemetry.register(settings.telemetryMetrics(), member);
+        if (notInTelemetry != null) {
+            logger.warning(notInTelemetry);
+        } else if (settings.telemetryMetrics()) {
+            telemetry = member;
+        }
         instance.getLifecycleService().addLifecycleListener(event -> {
             if (event.getState() == LifecycleEvent.LifecycleState.STARTED && mover == null) {
                 JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
@@ -188,6 +199,16 @@ public final class DropInService implements ManagedService {
                 mover = m;
             }
         });
+    }
+
+    /** The member's address as SeaTunnel's telemetry labels it ({@code address="127.0.0.1:5801"}). */
+    private static String telemetryAddress(NodeEngine engine) {
+        com.hazelcast.cluster.Address address = engine.getThisAddress();
+        try {
+            return address.getInetAddress().getHostAddress() + ":" + address.getPort();
+        } catch (java.net.UnknownHostException e) {
+            return address.getHost() + ":" + address.getPort();
+        }
     }
 
     @Override
@@ -204,6 +225,8 @@ public final class DropInService implements ManagedService {
         if (instanceName != null) {
             DropInMBean.unregister(instanceName);
         }
+        DropInTelemetry.unregister(telemetry);
+        telemetry = null;
         BY_SERIALIZATION.remove(nodeEngine.getSerializationService(), this);
         resolver.close();
         BY_INSTANCE_NAME.values().remove(this);

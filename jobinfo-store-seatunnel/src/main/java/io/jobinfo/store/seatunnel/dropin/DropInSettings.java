@@ -93,10 +93,11 @@ public final class DropInSettings {
     private final long viewWindowMillis;
     private final long operationThreadWaitMillis;
     private final long summaryIntervalMillis;
+    private final boolean telemetryMetrics;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
                    long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
-                   long operationThreadWaitMillis, long summaryIntervalMillis) {
+                   long operationThreadWaitMillis, long summaryIntervalMillis, boolean telemetryMetrics) {
         this.storage = storage;
         this.mode = mode;
         this.source = source;
@@ -107,6 +108,7 @@ public final class DropInSettings {
         this.viewWindowMillis = viewWindowMillis;
         this.operationThreadWaitMillis = operationThreadWaitMillis;
         this.summaryIntervalMillis = summaryIntervalMillis;
+        this.telemetryMetrics = telemetryMetrics;
     }
 
     /**
@@ -173,7 +175,7 @@ public final class DropInSettings {
             throw new InvalidConfigurationException(named);
         }
         return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow,
-                operationThreadWait, summaryInterval);
+                operationThreadWait, summaryInterval, telemetryMetrics(root));
     }
 
     /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
@@ -208,6 +210,19 @@ public final class DropInSettings {
         problems.add(name + "." + MODE_KEY + ": '" + v + "' is not a mode; use active (moves jobs to the store, keeps"
                 + " members without the plugin out) or passive (moves nothing, admits members without the plugin)");
         return Mode.ACTIVE;
+    }
+
+    /**
+     * {@code seatunnel.engine.telemetry.metric.enabled}, read as SeaTunnel 2.3.8 reads it (true only when it says
+     * {@code true}; off when absent, SeaTunnel's default).
+     */
+    private static boolean telemetryMetrics(Map<?, ?> root) {
+        Object seatunnel = root.get("seatunnel");
+        Object engine = seatunnel instanceof Map ? ((Map<?, ?>) seatunnel).get("engine") : null;
+        Object telemetry = engine instanceof Map ? ((Map<?, ?>) engine).get("telemetry") : null;
+        Object metric = telemetry instanceof Map ? ((Map<?, ?>) telemetry).get("metric") : null;
+        Object enabled = metric instanceof Map ? ((Map<?, ?>) metric).get("enabled") : null;
+        return enabled != null && "true".equalsIgnoreCase(String.valueOf(enabled).trim());
     }
 
     private static Object sectionOf(Map<?, ?> root) {
@@ -273,6 +288,14 @@ public final class DropInSettings {
     /** How long a read holds a Hazelcast partition or operation thread at most ({@link #OPERATION_THREAD_WAIT}). */
     public long operationThreadWaitMillis() {
         return operationThreadWaitMillis;
+    }
+
+    /**
+     * Whether SeaTunnel's telemetry metrics are on ({@code seatunnel.engine.telemetry.metric.enabled: true}): the
+     * drop-in then adds its meters to SeaTunnel's Prometheus registry ({@link DropInTelemetry}).
+     */
+    public boolean telemetryMetrics() {
+        return telemetryMetrics;
     }
 
     /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */

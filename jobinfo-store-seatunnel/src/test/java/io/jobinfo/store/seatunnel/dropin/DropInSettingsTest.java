@@ -67,6 +67,24 @@ class DropInSettingsTest {
     }
 
     @Test
+    void seaTunnelsTelemetrySwitchIsReadOffByDefault() {
+        String section = """
+                seatunnel:
+                  engine:
+                    jobinfo-storage:
+                      type: local
+                      namespace: %s
+                %s""";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties())
+                .telemetryMetrics()).isFalse();
+        String telemetry = "    telemetry:\n      metric:\n        enabled: %s\n";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, telemetry.formatted("false"))),
+                "seatunnel.yaml", new Properties()).telemetryMetrics()).isFalse();
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, telemetry.formatted("true"))),
+                "seatunnel.yaml", new Properties()).telemetryMetrics()).isTrue();
+    }
+
+    @Test
     void aWrongModeIsListedWithEveryOtherProblem() {
         assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
                 seatunnel:

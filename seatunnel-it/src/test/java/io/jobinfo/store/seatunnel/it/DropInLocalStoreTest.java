@@ -10,6 +10,8 @@ import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ImapPersistence;
 import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
+import io.jobinfo.store.seatunnel.it.cluster.RestClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
@@ -41,7 +43,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * classpath and a {@code jobinfo-storage} section in seatunnel.yaml, nothing else (no hazelcast.yaml line for the
  * drop-in, no SeaTunnel code changed). The cluster also runs SeaTunnel's own IMap persistence
  * ({@link ImapPersistence}: the {@code map: engine*: map-store:} block of SeaTunnel's deployment docs), as an operator
- * who wants jobs to survive a full-cluster restart would, so that the last test can stop and kill the whole cluster.
+ * who wants jobs to survive a full-cluster restart would, so that the last test can stop and kill the whole cluster,
+ * and SeaTunnel's telemetry is on, so that test 10 finds the drop-in's meters in SeaTunnel's metrics endpoint.
  * A fourth port is spare: members started there with a wrong configuration must refuse to start. Figures go to
  * {@code target/seatunnel-it/dropin-local.json} and {@code partition-hold-local.json/.md}.
  */
@@ -82,6 +85,9 @@ class DropInLocalStoreTest {
         return stock.withSpareMembers(1)
                 .withEngineYaml(storageYaml(STORE))
                 .withHazelcastYaml(ImapPersistence.hazelcastYaml(IMAP, stock.clusterName()))
+                // SeaTunnel's telemetry on (off by default), as an operator who scrapes it runs it: the drop-in's
+                // meters are in its endpoint (test 10); nothing else of this class depends on it
+                .withTelemetry()
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Djobinfo.dropin.gc-grace-seconds=3",
@@ -441,8 +447,90 @@ class DropInLocalStoreTest {
      * <p>The default build runs the power cut (about 45 s); the stop with SIGTERM before it runs in long mode only
      * ({@code -Djobinfo.it.long=true}), another 45 s.
      */
+    /**
+     * SeaTunnel's own telemetry (on in this cluster: {@code telemetry: metric: enabled: true}) lists the drop-in's
+     * meters next to SeaTunnel's: every member's {@code /hazelcast/rest/instance/metrics} has every
+     * {@code jobinfo_store_*} metric of docs/operations.md, labelled with the cluster and that member's address, with
+     * the values of the drop-in's JMX counters, and the jobs of the tests before (moves, REST reads, job-end deletes,
+     * gc) show in them. The OpenMetrics variant serves the same.
+     */
     @Test
     @Order(10)
+    void seaTunnelsTelemetryEndpointListsTheDropInsMeters() {
+        ClusterClient client = ST.client();
+        RestClient rest = new RestClient();
+        String cluster = ST.cluster().spec().clusterName();
+        Map<String, Double> totals = new LinkedHashMap<>();
+        Map<String, Object> scraped = new LinkedHashMap<>();
+        for (int member : ST.cluster().aliveMembers()) {
+            int port = ST.cluster().port(member);
+            Map<String, Long> jmxBefore = client.dropInMetrics().get(port);
+            RestClient.Response r = rest.get(port, PrometheusText.METRICS);
+            Map<String, Long> jmxAfter = client.dropInMetrics().get(port);
+            assertThat(r.status()).as("GET %s on %d", PrometheusText.METRICS, port).isEqualTo(200);
+            List<PrometheusText.Sample> samples = PrometheusText.parse(r.body());
+            assertThat(samples).as("SeaTunnel's own metrics: telemetry is on")
+                    .anyMatch(s -> s.name().equals("node_state") || s.name().equals("cluster_info"));
+            List<PrometheusText.Sample> ours = samples.stream().filter(s -> s.name().startsWith("jobinfo_store_"))
+                    .toList();
+            String address = "127.0.0.1:" + port;
+            assertThat(ours).as("our samples on %d", port).isNotEmpty()
+                    .allMatch(s -> cluster.equals(s.labels().get("cluster")) && address.equals(s.labels().get("address")));
+            Map<String, Double> values = new LinkedHashMap<>();
+            for (PrometheusText.Sample s : ours) {
+                if (s.labels().size() == 2) {
+                    values.put(s.name(), s.value());
+                    totals.merge(s.name(), s.value(), Double::sum);
+                }
+            }
+            assertThat(values).containsKeys(TELEMETRY_METRICS);
+            assertThat(ours).as("info").anyMatch(s -> s.name().equals("jobinfo_store_dropin_info") && s.value() == 1
+                    && "active".equals(s.labels().get("mode")) && "local".equals(s.labels().get("backend")));
+            // the counters no test changes any more equal the JMX ones; the others lie between two JMX reads
+            for (String[] pair : TELEMETRY_VS_JMX) {
+                assertThat(values.get(pair[0])).as("%s on %d", pair[0], port)
+                        .isBetween((double) jmxBefore.get(pair[1]), (double) jmxAfter.get(pair[1]));
+            }
+            assertThat(values.get("jobinfo_store_calls_on_partition_threads_total")).isZero();
+            for (PrometheusText.Sample s : ours) {
+                if (s.name().equals("jobinfo_store_operations_seconds_count")) {
+                    totals.merge("create " + s.labels().get("outcome"), "create".equals(s.labels().get("operation"))
+                            ? s.value() : 0, Double::sum);
+                }
+            }
+            scraped.put(address, r.body().lines().filter(l -> l.startsWith("jobinfo_store_")).toList());
+
+            RestClient.Response open = rest.get(port, PrometheusText.OPEN_METRICS);
+            assertThat(open.status()).isEqualTo(200);
+            assertThat(open.body()).contains("jobinfo_store_moved_total{cluster=\"" + cluster + "\",address=\""
+                    + address + "\"}");
+        }
+        assertThat(totals.get("jobinfo_store_moved_total")).as("jobs moved (tests 1, 3, 7)").isGreaterThanOrEqualTo(1);
+        assertThat(totals.get("jobinfo_store_reads_total")).as("REST and restore reads").isGreaterThanOrEqualTo(1);
+        assertThat(totals.get("jobinfo_store_blobs_deleted_total")).as("job ends (test 9)").isGreaterThanOrEqualTo(1);
+        assertThat(totals.get("jobinfo_store_gc_runs_total")).isGreaterThanOrEqualTo(1);
+        assertThat(totals.get("jobinfo_store_gc_deleted_total")).as("the orphan of test 9").isGreaterThanOrEqualTo(1);
+        assertThat(totals.get("create success")).as("store creates timed").isGreaterThanOrEqualTo(1);
+        REPORT.put("telemetry", scraped);
+    }
+
+    /** The member-level metrics every member's endpoint has (docs/operations.md). */
+    static final String[] TELEMETRY_METRICS = {"jobinfo_store_moved_total", "jobinfo_store_move_failures_total",
+            "jobinfo_store_not_offloadable_total", "jobinfo_store_moves_blocked_total",
+            "jobinfo_store_blobs_deleted_total", "jobinfo_store_delete_failures_total", "jobinfo_store_gc_runs_total",
+            "jobinfo_store_gc_deleted_total", "jobinfo_store_reads_total", "jobinfo_store_cache_hits_total",
+            "jobinfo_store_read_retries_total", "jobinfo_store_read_timeouts_total", "jobinfo_store_read_failures_total",
+            "jobinfo_store_calls_total", "jobinfo_store_calls_on_partition_threads_total", "jobinfo_store_pending_moves",
+            "jobinfo_store_inline_owned", "jobinfo_store_deletes_held"};
+
+    /** Metric and JMX attribute of the same counter. */
+    static final String[][] TELEMETRY_VS_JMX = {{"jobinfo_store_moved_total", "moved"},
+            {"jobinfo_store_blobs_deleted_total", "blobsDeleted"}, {"jobinfo_store_gc_deleted_total", "gcDeleted"},
+            {"jobinfo_store_gc_runs_total", "gcRuns"}, {"jobinfo_store_reads_total", "reads"},
+            {"jobinfo_store_calls_total", "storeCalls"}};
+
+    @Test
+    @Order(11)
     void aFullClusterRestartWithImapPersistenceRestoresEveryJob() throws IOException {
         ClusterClient client = ST.client();
         Map<Integer, Long> jobs = new LinkedHashMap<>();

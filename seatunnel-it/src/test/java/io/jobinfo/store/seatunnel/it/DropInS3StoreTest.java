@@ -12,6 +12,8 @@ import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
+import io.jobinfo.store.seatunnel.it.cluster.RestClient;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
 import org.junit.jupiter.api.AfterAll;
@@ -126,6 +128,10 @@ class DropInS3StoreTest {
         assertThat(newMaster.get("reads")).as("reads on the new master: %s", newMaster).isGreaterThanOrEqualTo(2);
         assertThat(newMaster.get("readFailures")).isZero();
         RestAssertions.assertRestShowsEveryJob(newMasterPort, JOBS, "dropin-s3-");
+        // SeaTunnel's telemetry is off here (its default): its endpoint answers, and the drop-in added nothing to it
+        RestClient.Response metrics = new RestClient().get(newMasterPort, PrometheusText.METRICS);
+        assertThat(metrics.status()).isEqualTo(200);
+        assertThat(metrics.body()).doesNotContain("jobinfo_store_");
     }
 
     /**

@@ -101,6 +101,25 @@ class PluginJarTest {
         assertThat(compared).contains("io/jobinfo/store/seatunnel/dropin/JobInfoMover.class");
     }
 
+    /**
+     * The telemetry collector registers into SeaTunnel's own Prometheus client: the jar names its classes unrelocated
+     * and holds none of them (a relocated copy would be a registry the engine never serves).
+     */
+    @Test
+    void theTelemetryCollectorNamesSeaTunnelsOwnPrometheusClient() throws IOException {
+        try (JarFile jar = new JarFile(SeaTunnelProcessCluster.pluginJar().toFile())) {
+            JarEntry collector = jar.getJarEntry("io/jobinfo/store/seatunnel/dropin/DropInCollector.class");
+            assertThat(collector).isNotNull();
+            String text;
+            try (java.io.InputStream in = jar.getInputStream(collector)) {
+                text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+            }
+            assertThat(text).contains("io/prometheus/client/CollectorRegistry", "io/prometheus/client/Collector")
+                    .doesNotContain("shaded/prometheus");
+            assertThat(java.util.Collections.list(jar.entries())).noneMatch(e -> e.getName().contains("prometheus"));
+        }
+    }
+
     private static List<String> lines(JarFile jar, String entry) throws IOException {
         List<String> out = new ArrayList<>();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(jar.getInputStream(jar.getEntry(entry)),

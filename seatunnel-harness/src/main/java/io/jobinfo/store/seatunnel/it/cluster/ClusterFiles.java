@@ -40,6 +40,13 @@ final class ClusterFiles {
         }
     }
 
+    /** SeaTunnel's default, written out unless the spec's engine YAML has a telemetry section of its own. */
+    private static final String TELEMETRY_OFF = """
+                telemetry:
+                  metric:
+                    enabled: false
+            """;
+
     static String seatunnelYaml(ClusterSpec spec, Path checkpointDir) {
         return """
                 seatunnel:
@@ -59,10 +66,8 @@ final class ClusterFiles {
                         max-retained: 3
                         plugin-config:
                           namespace: %s
-                    telemetry:
-                      metric:
-                        enabled: false
-                %s""".formatted(checkpointDir.toAbsolutePath(), spec.extraEngineYaml().indent(4));
+                %s%s""".formatted(checkpointDir.toAbsolutePath(), spec.ownsTelemetry() ? "" : TELEMETRY_OFF,
+                spec.extraEngineYaml().indent(4));
     }
 
     static String hazelcastYaml(ClusterSpec spec, int index) {

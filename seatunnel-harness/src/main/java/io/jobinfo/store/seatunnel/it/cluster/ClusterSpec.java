@@ -37,6 +37,25 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
                 extraClasspath);
     }
 
+    /**
+     * The same cluster with SeaTunnel's telemetry metrics on ({@code telemetry: metric: enabled: true} under
+     * {@code seatunnel.engine}): every member serves its Prometheus metrics at {@code /hazelcast/rest/instance/metrics}.
+     * Appends to the engine YAML: call it after {@link #withEngineYaml}, which replaces that YAML.
+     */
+    public ClusterSpec withTelemetry() {
+        return withEngineYaml(extraEngineYaml + (extraEngineYaml.isEmpty() || extraEngineYaml.endsWith("\n") ? "" : "\n")
+                + """
+                telemetry:
+                  metric:
+                    enabled: true
+                """);
+    }
+
+    /** Whether the engine YAML of this spec has its own {@code telemetry} section (the default one is then left out). */
+    boolean ownsTelemetry() {
+        return extraEngineYaml.lines().anyMatch(l -> l.startsWith("telemetry:"));
+    }
+
     public ClusterSpec withHazelcastYaml(String yaml) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, yaml, jvmOptions,
                 extraClasspath);
