@@ -50,6 +50,12 @@ final class BenchOptions {
     int jmhIterations = 5;
     double jmhSeconds = 1.0;
     Path out = Path.of("docs/benchmarks");
+    /** Whether --out was given (the {@code migrate} command writes under target/ otherwise). */
+    boolean outGiven;
+    /** Whether the report runs the migrate / rollback throughput scenario (issue 26 item 5). */
+    boolean migrate = true;
+    /** Parallelism of the migrate scenario's runs; 0: the Migrator's default, as {@code migrate} runs. */
+    int migrateParallelism;
     Path workDir;
     String command = "report";
 
@@ -73,6 +79,10 @@ final class BenchOptions {
             }
             if (k.equals("--no-scale")) {
                 o.scaleJobs = List.of();
+                continue;
+            }
+            if (k.equals("--no-migrate")) {
+                o.migrate = false;
                 continue;
             }
             if (k.equals("--no-engine")) {
@@ -121,7 +131,11 @@ final class BenchOptions {
                 case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
                 case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
                 case "--jmh-seconds" -> o.jmhSeconds = Double.parseDouble(v);
-                case "--out" -> o.out = Path.of(v);
+                case "--migrate-parallelism" -> o.migrateParallelism = Integer.parseInt(v);
+                case "--out" -> {
+                    o.out = Path.of(v);
+                    o.outGiven = true;
+                }
                 case "--work-dir" -> o.workDir = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + k + "\n" + usage());
             }
@@ -137,6 +151,7 @@ final class BenchOptions {
 
     private void quick() {
         quick = true;
+        migrate = false; // its own cluster per round: the smoke test stays as fast as before (MigrateReportTest)
         jobs = 20;
         rounds = 1;
         parallelismLevels = List.of(1, 4, 16);
@@ -245,6 +260,7 @@ final class BenchOptions {
     static String usage() {
         return """
                 usage: java -jar benchmarks/target/benchmarks.jar report [options]
+                       java -jar benchmarks/target/benchmarks.jar migrate [options]   (only the migrate section)
                   --jobs N                 jobs per scenario (default 1000)
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
@@ -270,7 +286,10 @@ final class BenchOptions {
                   --no-jmh                 skip the JMH benchmarks
                   --engine-jobs N          jobs per cluster in the real SeaTunnel scenario (default 3: one per size)
                   --no-engine              skip the real SeaTunnel scenario (stock vs drop-in, about 2 min a round)
-                  --out DIR                where the report goes (default docs/benchmarks)
+                  --no-migrate             skip the migrate / rollback throughput scenario
+                  --migrate-parallelism N  its parallelism (default: the migrate command's default)
+                  --out DIR                where the report goes (default docs/benchmarks; the migrate command:
+                                           benchmarks/target/migrate-report)
                   --work-dir DIR           where stores and files go (default: a temporary directory)
                   --quick                  20 jobs, 1 round, tiny JMH runs, scale at 10/40 jobs on local, no real
                                            SeaTunnel scenario: a smoke test of the whole pipeline

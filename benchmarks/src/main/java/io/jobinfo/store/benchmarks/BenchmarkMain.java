@@ -30,6 +30,11 @@ public final class BenchmarkMain {
             System.exit(2);
             return;
         }
+        if (o.command.equals("migrate")) {
+            Path report = runMigrate(o);
+            System.err.println("report written: " + report.toAbsolutePath());
+            System.exit(0);
+        }
         if (!o.command.equals("report")) {
             System.out.println(BenchOptions.usage());
             System.exit(o.command.equals("help") ? 0 : 2);
@@ -37,6 +42,29 @@ public final class BenchmarkMain {
         Path report = run(o);
         System.err.println("report written: " + report.toAbsolutePath());
         System.exit(0);
+    }
+
+    /**
+     * The {@code migrate} command: only the migrate / rollback throughput section (issue 26 item 5), written as
+     * {@code README.md} under {@code --out} (default {@code benchmarks/target/migrate-report}, never the published
+     * report's directory unless given).
+     */
+    static Path runMigrate(BenchOptions o) throws Exception {
+        System.setProperty("java.awt.headless", "true");
+        System.setProperty("hazelcast.logging.type", "slf4j");
+        System.setProperty("hazelcast.phone.home.enabled", "false");
+        long start = System.nanoTime();
+        boolean tempWork = o.workDir == null;
+        Path work = tempWork ? Files.createTempDirectory("jobinfo-bench-") : Files.createDirectories(o.workDir);
+        try {
+            Metrics m = MigrateBenchmark.runAlone(o, work);
+            double minutes = (System.nanoTime() - start) / 6e10;
+            return MigrateReport.writeAlone(o, m, minutes);
+        } finally {
+            if (tempWork) {
+                Directories.deleteRecursively(work);
+            }
+        }
     }
 
     /** Runs everything and writes the report; returns the markdown file. */
@@ -89,6 +117,10 @@ public final class BenchmarkMain {
             timeline = cache.timeline;
             if (!o.scaleJobs.isEmpty()) {
                 new ScaleBenchmark(o, m, backends).run();
+            }
+            Backend local = backends.stream().filter(b -> b.name().equals("local")).findFirst().orElse(null);
+            if (o.migrate && local != null) {
+                new MigrateBenchmark(o, m, local).run();
             }
         } finally {
             for (Backend b : backends) {

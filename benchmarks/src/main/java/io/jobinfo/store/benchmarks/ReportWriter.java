@@ -91,7 +91,7 @@ final class ReportWriter {
         md.append('`').append(COMMAND).append(quick() ? " --quick" : "").append("`\n\n");
         md.append("Options: `--jobs`, `--blob-size`, `--rounds`, `--stores`, `--restore-parallelism`, `--parallelism`,"
                 + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--scale-jobs`, `--scale-stores`, `--scale-rounds`, `--no-scale`,"
-                + " `--no-jmh`, `--quick`"
+                + " `--no-jmh`, `--no-migrate`, `--quick`"
                 + " (`java -jar benchmarks/target/benchmarks.jar --help`).\n\n");
         md.append("## This run\n\n");
         md.append("| | |\n|---|---|\n");
@@ -129,6 +129,7 @@ final class ReportWriter {
         jmhSection();
         cacheSection();
         md.append(new ScaleReport(o, m).section());
+        md.append(new MigrateReport(o, m).section());
         missesSection(p);
         anchorsSection();
         seaTunnelSection();
@@ -223,6 +224,7 @@ final class ReportWriter {
             summary.add(new String[] {"5", "encode + checksums", "not run (--no-jmh)", "", "", "<= 1.25x", ""});
         }
         summary.addAll(new ScaleReport(o, m).summaryRows());
+        summary.addAll(new MigrateReport(o, m).summaryRows());
         if (m.has("cache.maxWeight")) {
             double w = m.median("cache.maxWeight");
             double bound = m.median("cache.bound");

@@ -22,25 +22,33 @@ public final class MapValue {
     private final Object value;
     private final String problem;
     private final int serializedBytes;
+    /** The value exactly as the map stored it (a Hazelcast {@code Data}), where the reader got it; else null. */
+    private final Object stored;
 
-    private MapValue(long jobId, Kind kind, Object value, String problem, int serializedBytes) {
+    private MapValue(long jobId, Kind kind, Object value, String problem, int serializedBytes, Object stored) {
         this.jobId = jobId;
         this.kind = kind;
         this.value = value;
         this.problem = problem;
         this.serializedBytes = serializedBytes;
+        this.stored = stored;
     }
 
     static MapValue absent(long jobId) {
-        return new MapValue(jobId, Kind.ABSENT, null, null, 0);
+        return new MapValue(jobId, Kind.ABSENT, null, null, 0, null);
     }
 
     static MapValue decoded(long jobId, Object value, int serializedBytes) {
-        return new MapValue(jobId, Kind.DECODED, value, null, serializedBytes);
+        return new MapValue(jobId, Kind.DECODED, value, null, serializedBytes, null);
+    }
+
+    /** A decoded value that was read as {@code stored}, the map's serialized form of it. */
+    static MapValue decoded(long jobId, Object value, int serializedBytes, Object stored) {
+        return new MapValue(jobId, Kind.DECODED, value, null, serializedBytes, stored);
     }
 
     static MapValue undecodable(long jobId, String problem, int serializedBytes) {
-        return new MapValue(jobId, Kind.UNDECODABLE, null, problem, serializedBytes);
+        return new MapValue(jobId, Kind.UNDECODABLE, null, problem, serializedBytes, null);
     }
 
     /** The key the value was read under. */
@@ -67,6 +75,18 @@ public final class MapValue {
     /** The decoded value; {@code null} unless {@link #decoded()}. */
     public Object value() {
         return value;
+    }
+
+    /**
+     * What to pass as the expected value of a compare-and-set ({@code IMap.replace(key, expected, update)}) against
+     * this read: the value exactly as the map stored it (a Hazelcast {@code Data}, which proxies send as it is) where
+     * the reader got it raw, else {@link #value()}. The map compares the serialized forms either way; handing back the
+     * stored bytes saves serializing the value again (for an inline job, a copy of its whole payload per attempt) and
+     * cannot differ from them, as a second serialization could if a serializer were not deterministic.
+     * {@code null} unless {@link #decoded()}.
+     */
+    public Object compareValue() {
+        return stored != null ? stored : value;
     }
 
     /**

@@ -130,8 +130,9 @@ public final class MapValueReader {
             return MapValue.undecodable(jobId, cannotRead(describe(dataBytes, byteOrder)), dataBytes.length);
         }
         try {
-            Object value = serialization.toObject(new HeapData(dataBytes));
-            return value == null ? MapValue.absent(jobId) : MapValue.decoded(jobId, value, dataBytes.length);
+            HeapData data = new HeapData(dataBytes);
+            Object value = serialization.toObject(data);
+            return value == null ? MapValue.absent(jobId) : MapValue.decoded(jobId, value, dataBytes.length, data);
         } catch (RuntimeException e) {
             return MapValue.undecodable(jobId, "the map value cannot be read: it is " + describe(dataBytes,
                     byteOrder) + " but its bytes do not decode (" + e.getMessage() + ")", dataBytes.length);

@@ -22,6 +22,9 @@ import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.envelope.BlobSource;
+import io.jobinfo.store.envelope.ReadVerification;
+import io.jobinfo.store.envelope.SealedEnvelope;
+import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -46,9 +49,9 @@ import org.slf4j.LoggerFactory;
  * timestamp and codec id). Which inline formats a run accepts is set with {@link Builder#formats}; a rollback
  * rebuilds each pointer as the first format that restores its codec id.
  *
- * <p><b>Migrate</b>, per inline entry: wrap the encoded job in an envelope ({@code BlobEnvelope.wrap(jobId, codecId,
- * initializationTimestamp, encodedJob)}), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
- * are fine), read it back and verify it, then {@code map.replace(jobId, inline, pointer)}: a compare-and-set, so a
+ * <p><b>Migrate</b>, per inline entry: seal the encoded job in an envelope ({@code BlobEnvelope.seal(jobId, codecId,
+ * initializationTimestamp, encodedJob)}, one SHA-256 pass), {@code store.create} it (write-once; identical bytes already there, from an earlier interrupted run,
+ * are fine), read it back and verify it (header and CRC32C: see publish), then {@code map.replace(jobId, inline, pointer)}: a compare-and-set, so a
  * coordinator changing the entry meanwhile is never overwritten. If the entry changed meanwhile the migrator looks
  * again: removed (the job ended) - the blob it wrote is deleted; now a pointer (migrated by someone else, or
  * resubmitted) - skipped, blob kept; another inline value - the blob written for the old value is deleted and the
@@ -73,6 +76,9 @@ import org.slf4j.LoggerFactory;
 public final class Migrator {
 
     private static final Logger LOG = LoggerFactory.getLogger(Migrator.class);
+
+    /** Entries converted at once unless {@link Builder#parallelism} says otherwise. */
+    public static final int DEFAULT_PARALLELISM = 16;
 
     /** Serialized size of an {@link InlineJobInfo} besides its payload: Hazelcast data header (8 bytes), the
      * identified-data-serializable header (9), timestamp (8), codec id (2) and array length (4). */
@@ -399,12 +405,12 @@ public final class Migrator {
                     continue;
                 }
                 try {
-                    result = publish(jobId, attempt, value, format, inline, freedPerCopy);
+                    result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
                 } finally {
                     locks.unlock(jobId);
                 }
             } else {
-                result = publish(jobId, attempt, value, format, inline, freedPerCopy);
+                result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
             }
             if (result != null) {
                 return result;
@@ -417,19 +423,41 @@ public final class Migrator {
     /**
      * Writes the blob of an inline job, then swaps the inline value for its pointer by a compare-and-set.
      *
+     * <p><b>One SHA-256 pass.</b> The envelope is sealed once ({@link BlobEnvelope#seal}: one CRC32C and one SHA-256
+     * pass over the payload, computed from the very buffer that is written), and the pointer carries the header of
+     * that seal. The store's {@code create} accepts a {@link SealedEnvelope} after checking it by CRC32C
+     * ({@link SealedEnvelope#unchanged()}), without hashing it again.
+     *
+     * <p><b>Read-back at {@link ReadVerification#CRC32C}.</b> The blob is still read back in full before the pointer is
+     * written, and the read checks everything but a second SHA-256: magic, version, header checksum, job id, that the
+     * stored length is exactly the declared one, and the payload's CRC32C; the header read back must then describe
+     * the blob this run sealed ({@link EnvelopeHeader#describesSameBlob}: length, CRC32C and the SHA-256 field). What
+     * the read-back exists to catch - a store that lost, truncated, tore or damaged the write, or a blob of another
+     * job under the id - is caught by these: a byte that differs from the sealed buffer changes the CRC32C with
+     * probability 1 - 2^-32 (every burst of up to 32 bits surely), and a blob that was already there
+     * ({@code ALREADY_PRESENT}) was compared by the store with a full SHA-256 pass ({@code verifyStream}) before create
+     * returned. What a second SHA-256 over bytes this process wrote moments ago would add is only a deliberate rewrite
+     * of the blob in that window that also forges the CRC32C, by someone who can write the store; such a writer could
+     * as well do it a moment after the read-back, and every reader verifies the SHA-256 against the pointer
+     * ({@link ReadVerification#FULL}, the default) before using a job. Rollback's read of the blob stays at
+     * {@link ReadVerification#FULL}: there the bytes go back into the map, and nothing else verifies them.
+     *
      * @return the entry's result, or {@code null} when the entry changed meanwhile and the next attempt should look
      *         again
      */
-    private EntryResult publish(long jobId, int attempt, Object value, JobValueFormat format, InlineJob inline,
-                                long freedPerCopy) {
+    private EntryResult publish(long jobId, int attempt, Object value, Object expected, JobValueFormat format,
+                                InlineJob inline, long freedPerCopy) {
         byte[] payload = inline.payload();
-        // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone
-        byte[] envelope = BlobEnvelope.wrap(jobId, inline.codecId(), inline.initializationTimestamp(), payload);
-        EnvelopeHeader header = BlobEnvelope.headerFor(jobId, inline.codecId(), inline.initializationTimestamp(),
-                payload);
+        // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone; sealed
+        // once (one CRC32C and one SHA-256 pass over the payload): create checks it by CRC32C, never re-hashes it
+        byte[] buffer = new byte[EnvelopeHeader.LENGTH + payload.length];
+        System.arraycopy(payload, 0, buffer, EnvelopeHeader.LENGTH, payload.length);
+        SealedEnvelope envelope = BlobEnvelope.seal(jobId, inline.codecId(), inline.initializationTimestamp(),
+                new EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
+        EnvelopeHeader header = envelope.header();
         boolean created;
         try {
-            created = store.create(jobId, BlobSource.ofBytes(envelope)) == CreateOutcome.CREATED;
+            created = store.create(jobId, envelope) == CreateOutcome.CREATED;
         } catch (BlobAlreadyExistsException e) {
             return fail(jobId, Reason.CONFLICTING_BLOB, store.location(jobId) + " holds other bytes than this"
                     + " inline job (a leftover of an earlier job with this id?); look at it with 'inspect "
@@ -441,7 +469,7 @@ public final class Migrator {
             return fail(jobId, Reason.STORE_FAILED, e.getMessage() + "; the entry stays inline, rerun", attempt);
         }
         try {
-            VerifiedBlob back = store.read(jobId);
+            VerifiedBlob back = store.read(jobId, ReadVerification.CRC32C); // why CRC32C: see publish's javadoc
             if (!back.header().describesSameBlob(header)) {
                 throw new JobInfoStoreException("read back " + back.header() + ", wrote " + header, jobId,
                         store.location(jobId));
@@ -459,7 +487,7 @@ public final class Migrator {
         listener.beforeReplace(jobId, attempt);
         boolean replaced;
         try {
-            replaced = map.replace(jobId, value, pointerValue);
+            replaced = map.replace(jobId, expected, pointerValue); // the value read, as stored
         } catch (RuntimeException e) {
             // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
             replaced = pointer.equals(formats.pointerOf(current(jobId)));
@@ -542,7 +570,7 @@ public final class Migrator {
             listener.beforeReplace(jobId, attempt);
             boolean replaced;
             try {
-                replaced = map.replace(jobId, value, inline); // the value read: a bare or a wrapped pointer
+                replaced = map.replace(jobId, read.compareValue(), inline); // the value read: bare or wrapped pointer
             } catch (RuntimeException e) {
                 replaced = sameJob(jobId, current(jobId), job);
             }
@@ -575,7 +603,7 @@ public final class Migrator {
      * the blob is kept: no pointer is ever left without its blob. A failed delete keeps a marker claim (GC finishes
      * the deletion).
      */
-    private void deleteUnreferenced(long jobId, EnvelopeHeader header, byte[] envelope) {
+    private void deleteUnreferenced(long jobId, EnvelopeHeader header, BlobSource envelope) {
         BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, BlobDeletion.NEVER_HELD,
                 BlobDeletion.Steps.NONE);
         switch (r.outcome()) {
@@ -602,7 +630,7 @@ public final class Migrator {
      * it). Only if the inline job is removed and the id resubmitted with exactly this blob's bytes within the delete
      * can a pointer meet the delete; the map is checked once more after it and the blob written again in that case.
      */
-    private void deleteWhileInline(long jobId, EnvelopeHeader header, byte[] envelope) {
+    private void deleteWhileInline(long jobId, EnvelopeHeader header, BlobSource envelope) {
         try {
             Object before = current(jobId);
             if (before == null) {
@@ -618,7 +646,7 @@ public final class Migrator {
             if (nowPointer != null && nowPointer.storeId().equals(store.storeId()) && nowPointer.matches(header)) {
                 LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
                         jobId);
-                store.create(jobId, BlobSource.ofBytes(envelope));
+                store.create(jobId, envelope);
             }
         } catch (JobInfoStoreException | RuntimeException e) {
             LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); gc removes it"
@@ -665,7 +693,7 @@ public final class Migrator {
     public static final class Builder {
         private final IMap<Long, Object> map;
         private final JobInfoStore store;
-        private int parallelism = 4;
+        private int parallelism = DEFAULT_PARALLELISM;
         private int maxAttempts = 3;
         private int copies = 2;
         private Listener listener = new Listener() { };
@@ -677,7 +705,11 @@ public final class Migrator {
             this.store = Objects.requireNonNull(store, "store");
         }
 
-        /** Entries converted at once; default 4. */
+        /**
+         * Entries converted at once; default {@value Migrator#DEFAULT_PARALLELISM}. Each entry waits mostly on the store (a
+         * durable write: fsync of file and directory) and on map round trips, so more entries in flight overlap these
+         * waits (and let the file system commit several fsyncs at once); 16 entries of 200 KB jobs hold about 10 MB.
+         */
         public Builder parallelism(int parallelism) {
             if (parallelism < 1 || parallelism > 64) {
                 throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);

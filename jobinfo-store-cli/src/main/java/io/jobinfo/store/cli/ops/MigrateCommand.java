@@ -42,7 +42,7 @@ public final class MigrateCommand extends OpsCommand {
             + " successful compare-and-set).")
     boolean rollback;
 
-    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
+    @Option(names = "--parallelism", defaultValue = "" + Migrator.DEFAULT_PARALLELISM, paramLabel = "N",
             description = "Entries converted at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
     int parallelism;
 
