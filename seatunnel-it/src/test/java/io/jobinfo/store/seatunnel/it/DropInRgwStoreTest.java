@@ -47,19 +47,7 @@ class DropInRgwStoreTest {
     static ClusterSpec spec() {
         rgw = S3Fixture.rgw();
         bucket = rgw.createBucket("st-dropin-rgw");
-        String yaml = """
-                jobinfo-storage:
-                  type: s3
-                  namespace: %s
-                  plugin-config:
-                    s3.bucket: %s
-                    s3.endpoint: %s
-                    s3.region: %s
-                    s3.path-style-access: %s
-                    s3.access-key: %s
-                    s3.secret-key: %s
-                """.formatted(PREFIX, bucket, rgw.endpoint(), rgw.region(), rgw.pathStyleAccess(), rgw.accessKey(),
-                rgw.secretKey());
+        String yaml = DropInS3StoreTest.storageYaml(PREFIX, bucket, rgw.endpoint(), rgw);
         return ClusterSpec.stock("st-dropin-rgw", 3).withEngineYaml(yaml)
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",

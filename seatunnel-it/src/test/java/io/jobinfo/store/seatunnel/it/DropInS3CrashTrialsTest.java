@@ -29,19 +29,7 @@ class DropInS3CrashTrialsTest extends CrashTrials {
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> {
         s3 = S3Fixture.shared();
         bucket = s3.createBucket("st-crash");
-        String yaml = """
-                jobinfo-storage:
-                  type: s3
-                  namespace: %s
-                  plugin-config:
-                    s3.bucket: %s
-                    s3.endpoint: %s
-                    s3.region: %s
-                    s3.path-style-access: %s
-                    s3.access-key: %s
-                    s3.secret-key: %s
-                """.formatted(PREFIX, bucket, s3.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
-                s3.secretKey());
+        String yaml = DropInS3StoreTest.storageYaml(PREFIX, bucket, s3.endpoint(), s3);
         return spec(DropInS3CrashTrialsTest.class.getSimpleName(), yaml);
     }, Duration.ofSeconds(180));
 

@@ -58,7 +58,19 @@ class DropInS3StoreTest {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException("cannot start the S3 fault proxy", e);
         }
-        String yaml = """
+        String yaml = storageYaml(PREFIX, bucket, proxy.endpoint(), s3);
+        return ClusterSpec.stock("st-dropin-s3", 3).withEngineYaml(yaml)
+                .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
+                        "-Djobinfo.dropin.view-window-seconds=20"));
+    }
+
+    /**
+     * The {@code jobinfo-storage} section of an S3 store on {@code s3}'s server, reached at {@code endpoint} (the
+     * server's own, or a proxy in front of it).
+     */
+    static String storageYaml(String prefix, String bucket, Object endpoint, S3Fixture s3) {
+        return """
                 jobinfo-storage:
                   type: s3
                   namespace: %s
@@ -69,12 +81,8 @@ class DropInS3StoreTest {
                     s3.path-style-access: %s
                     s3.access-key: %s
                     s3.secret-key: %s
-                """.formatted(PREFIX, bucket, proxy.endpoint(), s3.region(), s3.pathStyleAccess(), s3.accessKey(),
+                """.formatted(prefix, bucket, endpoint, s3.region(), s3.pathStyleAccess(), s3.accessKey(),
                 s3.secretKey());
-        return ClusterSpec.stock("st-dropin-s3", 3).withEngineYaml(yaml)
-                .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
-                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
-                        "-Djobinfo.dropin.view-window-seconds=20"));
     }
 
     @RegisterExtension
