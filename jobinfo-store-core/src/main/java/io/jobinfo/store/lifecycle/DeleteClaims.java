@@ -26,6 +26,26 @@ public interface DeleteClaims {
      */
     Claim claim(long jobId);
 
+    /**
+     * Keeps every delete of {@code jobId} out while a writer writes the id's blob and then its reference (blob, then
+     * compare-and-set): with {@link LockClaims} the id's lock, the one every delete takes; with {@link MarkerClaims}
+     * nothing, since a marker under the id makes the reference's compare-and-set fail instead.
+     *
+     * @return the hold, to release after the compare-and-set; {@code null} when the id stayed busy (a delete or
+     *         another writer of the id): write nothing now and try again
+     * @throws RuntimeException the hold could not be taken (the cluster failed); nothing may be written
+     */
+    WriteHold holdForWrite(long jobId);
+
+    /** What {@link #holdForWrite} took. */
+    interface WriteHold {
+        /** Nothing to hold ({@link MarkerClaims}). */
+        WriteHold NONE = () -> { };
+
+        /** Lets deletes of the id in again; never throws. */
+        void release();
+    }
+
     /** What the claims are, for messages ({@code delete markers in <map>}, {@code locks in <map>}). */
     String describe();
 

@@ -48,14 +48,17 @@ public final class LockClaims implements DeleteClaims {
         this.waitMillis = waitMillis;
     }
 
+    /** The id's lock, taken within the configured wait. */
+    @Override
+    public WriteHold holdForWrite(long jobId) {
+        return lock(jobId) ? () -> unlock(jobId) : null;
+    }
+
     /**
-     * Takes the lock of {@code jobId} for work that writes under the id (a move: blob, then reference), waiting as
-     * configured.
-     *
-     * @return whether the lock was taken; the caller unlocks with {@link #unlock}
+     * @return whether the lock of {@code jobId} was taken within the configured wait
      * @throws IllegalStateException interrupted while waiting (the flag is set)
      */
-    public boolean lock(long jobId) {
+    private boolean lock(long jobId) {
         try {
             return waitMillis == 0 ? locks.tryLock(jobId) : locks.tryLock(jobId, waitMillis, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
@@ -64,8 +67,8 @@ public final class LockClaims implements DeleteClaims {
         }
     }
 
-    /** Releases a lock taken by {@link #lock} on this thread; quiet if the member or client is going away. */
-    public void unlock(long jobId) {
+    /** Releases a lock taken on this thread; quiet if the member or client is going away. */
+    private void unlock(long jobId) {
         try {
             locks.unlock(jobId);
         } catch (RuntimeException e) {

@@ -1,5 +1,6 @@
 package io.jobinfo.store.lifecycle;
 
+import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeFormatException;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.spi.BlobNotFoundException;
@@ -18,25 +19,16 @@ public final class StoredHeader {
     }
 
     /**
-     * The header of the blob of {@code jobId}, read as {@code expected}'s format version lays it out.
+     * The header of the blob of {@code jobId} ({@link BlobEnvelope#readHeader}: only its first bytes are read).
      *
      * @throws BlobNotFoundException  there is no blob under the id (any more)
      * @throws EnvelopeFormatException the stored bytes do not start with a valid header
      * @throws JobInfoStoreException   the store failed
      */
-    public static EnvelopeHeader read(JobInfoStore store, long jobId, EnvelopeHeader expected)
-            throws JobInfoStoreException, EnvelopeFormatException {
+    public static EnvelopeHeader read(JobInfoStore store, long jobId) throws JobInfoStoreException,
+            EnvelopeFormatException {
         try (InputStream in = store.openRaw(jobId)) {
-            byte[] head = new byte[expected.headerLength()];
-            int n = 0;
-            while (n < head.length) {
-                int r = in.read(head, n, head.length - n);
-                if (r < 0) {
-                    break;
-                }
-                n += r;
-            }
-            return EnvelopeHeader.parse(head, n);
+            return BlobEnvelope.readHeader(in);
         } catch (JobInfoStoreException | EnvelopeFormatException e) {
             throw e; // both are IOExceptions: not found, a backend failure, a damaged header
         } catch (IOException e) {

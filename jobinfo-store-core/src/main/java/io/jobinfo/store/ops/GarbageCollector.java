@@ -85,6 +85,8 @@ public final class GarbageCollector {
     private volatile JobValueFormats formats = JobValueFormats.inlineOnly();
     private volatile BlobDeletion.Steps steps = BlobDeletion.Steps.NONE;
     private volatile DeleteClaims claims;
+    /** Delete markers in the map: what an interrupted deletion left, finished by {@link #run}. */
+    private final MarkerClaims markerClaims;
     private volatile IncidentLog incidents;
     private volatile Duration incidentWindow = IncidentLog.DEFAULT_WINDOW;
 
@@ -95,7 +97,8 @@ public final class GarbageCollector {
         this.grace = Objects.requireNonNull(grace, "grace");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.rule = new OrphanRule(grace);
-        this.claims = new MarkerClaims(map, MARKER_OWNER, clock);
+        this.markerClaims = new MarkerClaims(map, MARKER_OWNER, clock);
+        this.claims = markerClaims;
     }
 
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace) {
@@ -243,7 +246,7 @@ public final class GarbageCollector {
                     continue; // finished by its deleter meanwhile
                 }
                 BlobDeletion.Result r = BlobDeletion.deleteClaimed(
-                        new MarkerClaims(map, MARKER_OWNER, clock).adopt(marker), store, steps);
+                        markerClaims.adopt(marker), store, steps);
                 if (r.outcome() == BlobDeletion.Outcome.FAILED) {
                     failures.add(location + ": finishing the interrupted deletion (" + marker + ") failed: "
                             + r.detail());

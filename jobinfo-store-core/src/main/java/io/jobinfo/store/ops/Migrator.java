@@ -1,6 +1,5 @@
 package io.jobinfo.store.ops;
 
-import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.MarkerClaims;
 import io.jobinfo.store.lifecycle.DeleteClaims;
 import io.jobinfo.store.lifecycle.BlobDeletion;
@@ -395,22 +394,18 @@ public final class Migrator {
                 return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
             }
+            // no delete of this id (drop-in or tool) runs between the blob and the reference: in SeaTunnel's map the
+            // id's claim lock is held, as the drop-in's move holds it
+            DeleteClaims.WriteHold hold = claims.holdForWrite(jobId);
+            if (hold == null) {
+                LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
+                continue;
+            }
             EntryResult result;
-            if (claims instanceof LockClaims) {
-                // SeaTunnel's map: the blob and the reference are written under the id's claim lock, as the drop-in's
-                // move does, so that no delete of this id (drop-in or tool) runs between them
-                LockClaims locks = (LockClaims) claims;
-                if (!locks.lock(jobId)) {
-                    LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
-                    continue;
-                }
-                try {
-                    result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
-                } finally {
-                    locks.unlock(jobId);
-                }
-            } else {
+            try {
                 result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
+            } finally {
+                hold.release();
             }
             if (result != null) {
                 return result;

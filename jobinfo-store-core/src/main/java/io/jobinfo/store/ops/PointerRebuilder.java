@@ -247,7 +247,7 @@ public final class PointerRebuilder {
     private Entry checkBlobStillThere(long jobId, String location, JobInfoPointer pointer,
                                       EnvelopeHeader header) {
         try {
-            if (header.describesSameBlob(StoredHeader.read(store, jobId, header))) {
+            if (header.describesSameBlob(StoredHeader.read(store, jobId))) {
                 return new Entry(jobId, location, Outcome.REBUILT, "", pointer);
             }
         } catch (BlobNotFoundException | io.jobinfo.store.envelope.EnvelopeFormatException gone) {

@@ -109,6 +109,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final PointerMap map;
+    /** The claims a removal adopts: it claims by replacing the pointer with a marker (fenced, in {@link PointerMap}). */
+    private final MarkerClaims removals;
     private final JobInfoStore writeStore;
     private final JobInfoCodec<T> codec;
     private final JobCache<T> cache;
@@ -123,6 +125,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
     private RunningJobInfoRegistry(Builder<T> b) {
         this.map = new PointerMap(b.hazelcast, b.mapName, b.fencing);
+        this.removals = new MarkerClaims(map.imap(), "remove", Clock.systemUTC());
         this.writeStore = b.store;
         this.codec = b.codec;
         this.observer = b.observer;
@@ -284,7 +287,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     private void ensureBlobBehindPointer(long jobId, SealedEnvelope envelope, EnvelopeHeader header)
             throws JobInfoStoreException {
         try {
-            if (header.describesSameBlob(StoredHeader.read(writeStore, jobId, header))) {
+            if (header.describesSameBlob(StoredHeader.read(writeStore, jobId))) {
                 return; // (the stored blob may carry the timestamp of an earlier identical submit: ALREADY_PRESENT)
             }
             throw new JobInfoConflictException(jobId, writeStore.location(jobId), "the blob under this id was"
@@ -416,7 +419,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         if (previous == null || previous instanceof DeleteMarker) {
             return false; // nothing registered, or already being deleted by someone else
         }
-        DeleteClaims.Claim claim = new MarkerClaims(map.imap(), "remove", Clock.systemUTC()).adopt(marker);
+        DeleteClaims.Claim claim = removals.adopt(marker);
         JobInfoStore store = previous instanceof JobInfoPointer ? resolver.store(((JobInfoPointer) previous).storeId())
                 : null;
         if (store == null) {

@@ -131,14 +131,18 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
     /**
      * SeaTunnel's {@code engine_runningJobInfo}, whose every value each member reads as {@code JobInfo}: a delete
      * claims the id with a lock in {@link LockClaims#SEATUNNEL_CLAIMS}, the map the drop-in's moves and deletes lock too,
-     * never with a marker in SeaTunnel's map. Told from this library's own map of the same name (a patched engine's)
-     * by its values: the first readable one among the first {@value #SAMPLE} keys decides; a map with none is
-     * SeaTunnel's when any member runs the drop-in ({@link #DROP_IN_MEMBERS} not empty).
+     * never with a marker in SeaTunnel's map. Told from this library's own map of the same name (a patched engine's):
+     * it is SeaTunnel's when any member runs the drop-in ({@link #DROP_IN_MEMBERS} not empty, one small read);
+     * otherwise the first readable value among the first {@value #SAMPLE} keys decides (a stock cluster's, or the
+     * library's); an empty map of a cluster without the drop-in is taken for the library's.
      */
     @Override
     public String claimLocksMap(HazelcastInstance hazelcast, IMap<Long, ?> map, MapValueReader reader) {
         if (!RUNNING_JOB_INFO.equals(map.getName())) {
             return null;
+        }
+        if (!hazelcast.getMap(DROP_IN_MEMBERS).isEmpty()) {
+            return LockClaims.SEATUNNEL_CLAIMS;
         }
         int looked = 0;
         for (Long jobId : map.keySet()) {
@@ -151,10 +155,10 @@ public final class SeaTunnelJobInfoFormat implements JobValueFormat {
                 break;
             }
         }
-        return hazelcast.getMap(DROP_IN_MEMBERS).isEmpty() ? null : LockClaims.SEATUNNEL_CLAIMS;
+        return null;
     }
 
-    /** Values looked at by {@link #claimLocksMap} before it asks the cluster. */
+    /** Values {@link #claimLocksMap} looks at, at most, on a cluster without the drop-in. */
     static final int SAMPLE = 16;
 
     /** The drop-in's member registry (uuid to mode and store identity); see {@code DropInMembers}. */

@@ -238,6 +238,14 @@ public final class JobInfoStorageConfig {
     }
 
     /** The {@code jobinfo-storage} value at most {@code depth} mappings down (for example in a seatunnel.yaml). */
+    /**
+     * Whether {@code map} holds a {@code jobinfo-storage} section where {@link #parse} looks for one (at the top or up
+     * to three levels down), or is the section's contents itself (it has a {@code type} key).
+     */
+    public static boolean hasSection(Map<?, ?> map) {
+        return map.containsKey("type") || findSection(map, 3) != null;
+    }
+
     private static Object findSection(Map<?, ?> map, int depth) {
         Object here = map.get(SECTION);
         if (here != null || depth == 0) {

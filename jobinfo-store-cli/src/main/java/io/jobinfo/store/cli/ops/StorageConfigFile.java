@@ -30,22 +30,6 @@ public final class StorageConfigFile {
         }
     }
 
-    /** Whether {@code map} has a {@code jobinfo-storage} key, at its top or up to three levels down. */
-    private static boolean holdsSection(Map<?, ?> map, int depth) {
-        if (map.containsKey("jobinfo-storage")) {
-            return true;
-        }
-        if (depth >= 3) {
-            return false;
-        }
-        for (Object value : map.values()) {
-            if (value instanceof Map && holdsSection((Map<?, ?>) value, depth + 1)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /**
      * Reads and checks {@code file}.
      *
@@ -68,7 +52,7 @@ public final class StorageConfigFile {
         } catch (InvalidConfigurationException e) {
             throw new Invalid(prefix + String.join("; ", e.problems()));
         }
-        if (!holdsSection(yaml, 0) && !yaml.containsKey("type")) {
+        if (!JobInfoStorageConfig.hasSection(yaml)) {
             throw new Invalid(prefix + "has no jobinfo-storage section (looked at the top and up to three levels"
                     + " down, as under seatunnel.engine in a seatunnel.yaml). The guide's removal takes the section"
                     + " out of seatunnel.yaml: give the saved copy of it (docs/seatunnel.md, removal), or any file"

@@ -107,44 +107,8 @@ public final class RgwServer {
             return "Ceph RGW tests switched off by -D" + PROP_RGW + "=off";
         }
         List<String> missing = missingBinaries();
-        if (!missing.isEmpty() && awaitInstall()) {
-            missing = missingBinaries();
-        }
         return missing.isEmpty() ? null : "Ceph RGW not installed: " + String.join(", ", missing)
                 + " not on the PATH (apt-get install radosgw ceph-mon ceph-osd ceph-common)";
-    }
-
-    /**
-     * The environment variable CI sets while it installs Ceph in the background ({@code .ci/run}): the path of a file
-     * that appears, holding the installer's exit code, once the install has finished.
-     */
-    static final String INSTALL_DONE_ENV = "JOBINFO_CEPH_INSTALL_DONE";
-    private static final long INSTALL_WAIT_MILLIS = 8 * 60_000L;
-
-    /**
-     * Waits (at most 8 minutes, once per JVM) for a background install of Ceph announced by {@link #INSTALL_DONE_ENV}.
-     *
-     * @return whether an install was announced (and has finished, or the wait ran out)
-     */
-    private static synchronized boolean awaitInstall() {
-        String done = System.getenv(INSTALL_DONE_ENV);
-        if (done == null || done.isEmpty()) {
-            return false;
-        }
-        Path marker = java.nio.file.Paths.get(done);
-        long deadline = System.currentTimeMillis() + INSTALL_WAIT_MILLIS;
-        if (!Files.exists(marker)) {
-            LOG.warn("waiting for the Ceph install that CI runs in the background (until {} appears)", marker);
-        }
-        while (!Files.exists(marker) && System.currentTimeMillis() < deadline) {
-            try {
-                Thread.sleep(2_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return true;
-            }
-        }
-        return true;
     }
 
     /** Disables (reports as skipped, with the reason) the tests of a class where RGW cannot run. */

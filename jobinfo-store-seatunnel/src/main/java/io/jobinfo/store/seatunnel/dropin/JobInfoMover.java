@@ -15,6 +15,7 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.lifecycle.BlobDeletion;
+import io.jobinfo.store.lifecycle.DeleteClaims;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
@@ -382,8 +383,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             logger.warning("job " + jobId + " stays inline in " + MAP + ": " + e.getMessage());
             return;
         }
+        DeleteClaims.WriteHold hold;
         try {
-            if (!claims.lock(jobId)) {
+            hold = claims.holdForWrite(jobId);
+            if (hold == null) {
                 throw new IllegalStateException("the claim lock of job " + jobId + " stayed busy for "
                         + CLAIM_WAIT_MILLIS / 1000 + " s");
             }
@@ -442,12 +445,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         } catch (JobInfoStoreException | RuntimeException e) {
             retryMove(jobId, attempt, e);
         } finally {
-            unlock(jobId);
+            hold.release();
         }
-    }
-
-    private void unlock(long jobId) {
-        claims.unlock(jobId);
     }
 
     /** Whether the entry of {@code jobId} holds a reference (an entry that cannot be read counts: it may). */

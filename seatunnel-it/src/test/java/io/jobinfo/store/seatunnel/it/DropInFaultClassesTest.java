@@ -402,18 +402,17 @@ class DropInFaultClassesTest {
         signal("STOP", pid);
         try {
             // asked of the master: this client's own view may follow membership through the stopped member
-            ClusterClient.await(() -> membersSeenBy(master) == 2, Duration.ofSeconds(60),
+            ClusterClient.await(() -> client.membersSeenBy(master) == 2, Duration.ofSeconds(60),
                     () -> "the others did not drop the stopped member: the master sees "
-                            + membersSeenBy(master) + " (the test's client asked: " + client.membersSeenBy(master)
-                            + ")");
+                            + client.membersSeenBy(master));
         } finally {
             signal("CONT", pid);
         }
         // the member wakes up alone (a cluster of its own, with its part of the map) until the split brain merges
         String cutOffLog = ST.cluster().log(cutOff).toString();
-        ClusterClient.await(() -> membersSeenBy(master) == 3 || !ST.cluster().isAlive(cutOff),
+        ClusterClient.await(() -> client.membersSeenBy(master) == 3 || !ST.cluster().isAlive(cutOff),
                 Duration.ofSeconds(120), () -> "the cut-off member neither merged back nor ended: the master sees "
-                        + membersSeenBy(master)
+                        + client.membersSeenBy(master)
                         + "; its log: " + cutOffLog);
         // give a gc on any view several runs (every 3 s)
         Thread.sleep(12_000);
@@ -482,30 +481,5 @@ class DropInFaultClassesTest {
 
     static Path blobOf(long jobId) {
         return STORE.resolve(String.format("%016x.jobinfo", jobId));
-    }
-
-
-    /**
-     * The members the member on {@code port} sees, through a client of its own connected to that member alone
-     * (unisocket): the test's client follows membership through one connection, which may be the stopped member's,
-     * and its invocations may wait on it (a fresh-clone CI run saw -1 for 60 s that way). -1 if it cannot be asked.
-     */
-    private static int membersSeenBy(int port) {
-        com.hazelcast.client.config.ClientConfig config = new com.hazelcast.client.config.ClientConfig();
-        config.setClusterName(ST.cluster().spec().clusterName());
-        config.getNetworkConfig().setSmartRouting(false).setAddresses(java.util.List.of("127.0.0.1:" + port));
-        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(10_000);
-        config.setProperty("hazelcast.logging.type", "log4j2");
-        com.hazelcast.core.HazelcastInstance direct = null;
-        try {
-            direct = com.hazelcast.client.HazelcastClient.newHazelcastClient(config);
-            return direct.getCluster().getMembers().size();
-        } catch (RuntimeException e) {
-            return -1;
-        } finally {
-            if (direct != null) {
-                direct.shutdown();
-            }
-        }
     }
 }

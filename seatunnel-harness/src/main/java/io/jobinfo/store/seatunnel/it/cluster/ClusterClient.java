@@ -34,11 +34,13 @@ public final class ClusterClient implements AutoCloseable {
     public static final String RUNNING_JOB_INFO = Constant.IMAP_RUNNING_JOB_INFO;
 
     private final SeaTunnelHazelcastClient client;
+    private final String clusterName;
     private final JobClient jobClient;
 
     public ClusterClient(ClusterSpec spec) {
         ClientConfig config = new ClientConfig();
         config.setClusterName(spec.clusterName());
+        this.clusterName = spec.clusterName();
         List<String> addresses = new ArrayList<>();
         for (int port : spec.ports()) {
             addresses.add("127.0.0.1:" + port);
@@ -354,24 +356,28 @@ public final class ClusterClient implements AutoCloseable {
     }
 
     /**
-     * How many members the member on {@code port} sees, asked of that member (not this client's view, which follows
-     * membership through one connection and freezes while that member is stopped); -1 if it does not answer in 10 s.
+     * The members the member on {@code port} sees, asked through a client of its own connected to that member alone
+     * (unisocket): this client follows membership through one connection, which may be a stopped member's, and its
+     * invocations may wait on that member (a fresh-clone CI run saw no answer for 60 s that way). -1 if the member
+     * cannot be asked.
      */
     public int membersSeenBy(int port) {
-        for (Member m : members()) {
-            if (m.getAddress().getPort() == port) {
-                try {
-                    return client.getHazelcastInstance().getExecutorService("seatunnel-it-probe")
-                            .submitToMember(new MemberCountProbe(), m).get(10, TimeUnit.SECONDS);
-                } catch (Exception e) {
-                    if (e instanceof InterruptedException) {
-                        Thread.currentThread().interrupt();
-                    }
-                    return -1;
-                }
+        ClientConfig config = new ClientConfig();
+        config.setClusterName(clusterName);
+        config.getNetworkConfig().setSmartRouting(false).setAddresses(List.of("127.0.0.1:" + port));
+        config.getConnectionStrategyConfig().getConnectionRetryConfig().setClusterConnectTimeoutMillis(10_000);
+        config.setProperty("hazelcast.logging.type", "log4j2");
+        com.hazelcast.core.HazelcastInstance direct = null;
+        try {
+            direct = com.hazelcast.client.HazelcastClient.newHazelcastClient(config);
+            return direct.getCluster().getMembers().size();
+        } catch (RuntimeException e) {
+            return -1;
+        } finally {
+            if (direct != null) {
+                direct.shutdown();
             }
         }
-        return -1;
     }
 
     /** Waits until the cluster has {@code size} members. */
