@@ -179,7 +179,9 @@ class StockEngineBaselineTest {
     @Order(5)
     void aDropInMemberInAStockClusterMovesNothing() {
         ClusterClient client = ST.client();
-        Path store = ST.dir().resolve("dropin-store").toAbsolutePath();
+        // a namespace of this run's own: the drop-in claims it for this cluster (a name drawn per run), and an earlier
+        // run's claim left in target/ would make the member refuse to start
+        Path store = ST.dir().resolve("dropin-store-" + ST.cluster().spec().clusterName()).toAbsolutePath();
         ClusterSpec dropIn = ST.cluster().spec()
                 .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
                 .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster.pluginJar()
