@@ -330,23 +330,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         return data != null && data.getType() == JobInfoReferenceSerializer.TYPE_ID;
     }
 
-    /**
-     * The stripe of a job id, the same for every call. SeaTunnel's ids are snowflake-like (a timestamp, a node and a
-     * sequence in fixed bit fields), so ids drawn close together share most low bits: the id's bits are mixed first
-     * (the murmur3 finalizer) or a power-of-two stripe count would use only a few stripes.
-     */
-    static int stripeOf(long jobId, int stripes) {
-        long h = jobId;
-        h ^= h >>> 33;
-        h *= 0xff51afd7ed558ccdL;
-        h ^= h >>> 33;
-        h *= 0xc4ceb9fe1a85ec53L;
-        h ^= h >>> 33;
-        return (int) Math.floorMod(h, (long) stripes);
-    }
-
     private ScheduledExecutorService stripe(long jobId) {
-        return stripes[stripeOf(jobId, stripes.length)];
+        return stripes[MoverStripes.of(jobId, stripes.length)];
     }
 
     /**

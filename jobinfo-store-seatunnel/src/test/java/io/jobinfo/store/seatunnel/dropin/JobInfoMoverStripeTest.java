@@ -17,8 +17,8 @@ class JobInfoMoverStripeTest {
         int[] counts = new int[stripes];
         for (int i = 0; i < 200; i++) {
             long id = ((1_700_000_000_000L + i) << 22) | (1L << 12);
-            int stripe = JobInfoMover.stripeOf(id, stripes);
-            assertThat(stripe).isBetween(0, stripes - 1).isEqualTo(JobInfoMover.stripeOf(id, stripes));
+            int stripe = MoverStripes.of(id, stripes);
+            assertThat(stripe).isBetween(0, stripes - 1).isEqualTo(MoverStripes.of(id, stripes));
             counts[stripe]++;
         }
         for (int c : counts) {

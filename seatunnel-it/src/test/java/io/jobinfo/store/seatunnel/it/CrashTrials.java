@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.seatunnel.dropin.MoverStripes;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
 import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
@@ -84,9 +85,8 @@ abstract class CrashTrials {
     /** Streaming jobs kept running between rounds (the oldest are cancelled the ordinary way). */
     static final int MAX_RUNNING = 3;
     /**
-     * The drop-in's mover stripes on this cluster: one per job of a round, and more. Prime: a stripe is the id's hash
-     * modulo the stripes, and SeaTunnel's ids (Hazelcast flake ids: the generating member's node id in the low bits,
-     * the time above) drawn within a second fall on 3 stripes of 8.
+     * The drop-in's mover stripes on this cluster: one per job of a round, and more ({@link MoverStripes} places an
+     * id).
      */
     static final int MOVE_THREADS = 11;
     /** {@code hazelcast.operation.thread.count} of the harness's members; a partition's thread is its id modulo it. */
@@ -367,8 +367,9 @@ abstract class CrashTrials {
         final List<Long> takenIds = new ArrayList<>();
     }
 
+    /** The drop-in's own stripe of a job id (a copy of its formula went stale once: jobs then shared a stripe). */
     static int stripe(long jobId) {
-        return Math.floorMod(Long.hashCode(jobId), MOVE_THREADS);
+        return MoverStripes.of(jobId, MOVE_THREADS);
     }
 
     /** One round (see the class comment); returns a line for the progress log. */
