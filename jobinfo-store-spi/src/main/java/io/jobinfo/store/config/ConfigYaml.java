@@ -127,12 +127,21 @@ public final class ConfigYaml {
                         + " one with the jobinfo-storage section");
             }
             return documents.isEmpty() ? null : documents.get(0);
-        } catch (MarkedYAMLException e) {
-            throw problem("the file is not valid YAML: " + describe(e) + "; fix it there (the line is not shown, it"
-                    + " may hold a credential)");
         } catch (YAMLException e) {
-            throw problem("the file is not valid YAML: " + firstLine(e.getMessage()));
+            throw problem("the file is not valid YAML: " + describeSafely(e));
         }
+    }
+
+    /**
+     * What SnakeYAML found wrong, with line and column, never quoting the text it read (its own messages print the
+     * offending line, which may hold a credential); for readers of YAML other than this class.
+     */
+    public static String describeSafely(YAMLException e) {
+        if (e instanceof MarkedYAMLException) {
+            return describe((MarkedYAMLException) e) + "; fix it there (the line is not shown, it may hold a"
+                    + " credential)";
+        }
+        return firstLine(e.getMessage());
     }
 
     /** SnakeYAML's context and problem, each with line and column, never its quoted snippet of the file. */

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import io.jobinfo.store.config.ConfigYaml;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -7,6 +8,7 @@ import org.apache.seatunnel.engine.common.config.YamlSeaTunnelConfigLocator;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -131,9 +133,13 @@ public final class DropInSettings {
         try (InputStream in = locator.getIn(); Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
             Object parsed = new Yaml(new SafeConstructor(new LoaderOptions())).load(reader);
             root = parsed instanceof Map ? (Map<?, ?>) parsed : Collections.emptyMap();
+        } catch (YAMLException e) {
+            throw new InvalidConfigurationException(Collections.singletonList(where + ": is not valid YAML: "
+                    + ConfigYaml.describeSafely(e)));
         } catch (IOException | RuntimeException e) {
-            throw new InvalidConfigurationException(Collections.singletonList(where + ": cannot be read as YAML: "
-                    + e.getMessage()));
+            // not SnakeYAML's: an I/O failure; its class, not its message (which could quote the file)
+            throw new InvalidConfigurationException(Collections.singletonList(where + ": cannot be read ("
+                    + e.getClass().getSimpleName() + "); check the file and its permissions"));
         }
         return fromRoot(root, where, system);
     }

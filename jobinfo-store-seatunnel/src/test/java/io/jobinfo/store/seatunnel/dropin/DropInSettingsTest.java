@@ -157,4 +157,30 @@ class DropInSettingsTest {
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("must be a mapping");
     }
+
+    /** A broken seatunnel.yaml: the refusal says where, never what the line holds (it failed before: SnakeYAML's text). */
+    @Test
+    void aFileThatIsNotYamlIsRefusedWithoutQuotingItsLines() throws Exception {
+        String secret = "SECRETVALUE-c0ffee";
+        Path file = dir.resolve("seatunnel.yaml");
+        java.nio.file.Files.writeString(file, "seatunnel:\n  engine:\n    jobinfo-storage:\n      type: s3\n"
+                + "      plugin-config:\n        s3.secret-key: \"" + secret + "\n      namespace: ns\n");
+        String before = System.getProperty("seatunnel.config");
+        System.setProperty("seatunnel.config", file.toString());
+        try {
+            assertThatThrownBy(() -> DropInSettings.load(new Properties()))
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining(file.toString())
+                    .hasMessageContaining("is not valid YAML")
+                    .hasMessageContaining("line 6")
+                    .hasMessageNotContaining(secret)
+                    .hasMessageNotContaining("SECRETVALUE");
+        } finally {
+            if (before == null) {
+                System.clearProperty("seatunnel.config");
+            } else {
+                System.setProperty("seatunnel.config", before);
+            }
+        }
+    }
 }
