@@ -34,7 +34,7 @@ class CommandExamplesTest {
 
     /** Tools the docs may show besides our own; checked for bash syntax only. */
     private static final Set<String> EXTERNAL_TOOLS = Set.of("aws", "hdfs", "kinit", "cp", "rm", "curl",
-            "tar", "sha256sum", "cd");
+            "tar", "sha256sum", "cd", "ls", "grep");
 
     @Test
     void everyBashBlockIsValidBash() throws Exception {

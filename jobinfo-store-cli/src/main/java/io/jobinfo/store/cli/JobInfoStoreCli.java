@@ -1,5 +1,6 @@
 package io.jobinfo.store.cli;
 
+import io.jobinfo.store.cli.ops.CheckConfigCommand;
 import io.jobinfo.store.cli.ops.ExitCodes;
 import io.jobinfo.store.cli.ops.GcCommand;
 import io.jobinfo.store.cli.ops.InspectCommand;
@@ -35,7 +36,7 @@ public final class JobInfoStoreCli implements Runnable {
 
     /** The ops commands, in the order the help lists them. */
     private static final List<Class<?>> OPS_COMMANDS = Arrays.asList(MigrateCommand.class, VerifyCommand.class,
-            GcCommand.class, InspectCommand.class, RebuildPointersCommand.class);
+            GcCommand.class, InspectCommand.class, RebuildPointersCommand.class, CheckConfigCommand.class);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -26,7 +26,7 @@ public class HelpTest {
 
     /** Commands it must have. */
     protected List<String> expectedCommands() {
-        return List.of("migrate", "verify", "gc", "inspect", "rebuild-pointers");
+        return List.of("migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config");
     }
 
     private String help(String... args) {

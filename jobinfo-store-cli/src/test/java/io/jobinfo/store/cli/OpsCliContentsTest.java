@@ -16,7 +16,7 @@ class OpsCliContentsTest {
     @Test
     void theCommandsAreTheOpsCommandsOnly() {
         assertThat(JobInfoStoreCli.commandLine().getSubcommands().keySet())
-                .containsExactly("migrate", "verify", "gc", "inspect", "rebuild-pointers");
+                .containsExactly("migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config");
     }
 
     @Test

@@ -13,7 +13,7 @@ class DemoCliTest {
     @Test
     void theDemoComesFirstAndEveryOpsCommandIsThere() {
         assertThat(DemoCli.commandLine().getSubcommands().keySet())
-                .containsExactly("demo", "migrate", "verify", "gc", "inspect", "rebuild-pointers");
+                .containsExactly("demo", "migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config");
     }
 
     @Test

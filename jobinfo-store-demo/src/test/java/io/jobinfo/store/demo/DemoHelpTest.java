@@ -14,6 +14,6 @@ class DemoHelpTest extends HelpTest {
 
     @Override
     protected List<String> expectedCommands() {
-        return List.of("demo", "migrate", "verify", "gc", "inspect", "rebuild-pointers");
+        return List.of("demo", "migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config");
     }
 }

@@ -221,7 +221,7 @@ class BundleTest {
         Path launcher = home.resolve("bin/jobinfo-store");
         assertThat(run(home, launcher.toString(), "--version")).containsExactly("jobinfo-store " + version);
         String help = String.join("\n", run(home, launcher.toString(), "--help"));
-        assertThat(help).contains("migrate", "verify", "gc", "inspect", "rebuild-pointers").doesNotContain("demo");
+        assertThat(help).contains("migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config").doesNotContain("demo");
     }
 
     private static List<String[]> noticeCoordinates() throws IOException {

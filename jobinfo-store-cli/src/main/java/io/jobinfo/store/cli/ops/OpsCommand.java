@@ -46,12 +46,17 @@ abstract class OpsCommand implements Callable<Integer> {
     }
 
     void printJson(Object value) {
+        printJson(out(), value);
+    }
+
+    /** {@code value} as one line of JSON on {@code out}, flushed. */
+    static void printJson(PrintWriter out, Object value) {
         try {
-            out().println(JSON.writeValueAsString(value));
+            out.println(JSON.writeValueAsString(value));
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IllegalStateException("report not serializable", e);
         }
-        out().flush();
+        out.flush();
     }
 
     static String bytes(long n) {

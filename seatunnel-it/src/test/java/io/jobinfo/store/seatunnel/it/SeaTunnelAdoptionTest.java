@@ -14,6 +14,7 @@ import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
 import io.jobinfo.store.seatunnel.it.cluster.RecordedSubmit;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.guide.Guide;
+import io.jobinfo.store.seatunnel.it.guide.GuideRunner;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.MethodOrderer;
@@ -48,10 +49,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 13, items 4 and 6: live adoption of a running SeaTunnel 2.3.8 cluster (3 member processes, streaming
  * FakeSource -> Console jobs) exactly as {@code docs/seatunnel.md} tells the operator, every block of the guide run
- * or validated here: its {@code cp} and {@code rm} install the plugin jar into the {@code lib/} of the test's
+ * or validated here: the release bundle ({@code jobinfo-store-dist}) and its checksum are copied to the test's "host"
+ * directory, the guide's install block checks, unpacks and installs it into the {@code lib/} of the test's
  * {@code SEATUNNEL_HOME} (on every member's classpath as {@code lib/*}), its YAML blocks are the members' and the
- * tool's configuration, its {@code bin/jobinfo-store} and {@code curl} lines run as processes (the tool from
- * {@code jobinfo-store-cli.jar}, Hazelcast 5.7 client, with {@code --json} appended to read its report). Host names,
+ * tool's configuration, its {@code bin/jobinfo-store} lines run with the bundle's own launcher (with {@code --json}
+ * appended to read its report) and its {@code curl} lines as they stand ({@link GuideRunner}). Host names,
  * ports, paths and the example job id are replaced by the test's; nothing else.
  *
  * <p>Default (CI) run: the guide's install, a cluster started with the plugin in passive mode, jobs submitted (they
@@ -78,6 +80,8 @@ class SeaTunnelAdoptionTest {
     static final Map<Integer, Long> JOBS = new LinkedHashMap<>();
     static final Map<Long, JobInfo> ORIGINALS = new LinkedHashMap<>();
     static final Set<String> USED = new LinkedHashSet<>();
+    /** Runs the guide's lines on the test's "host" (the bundle copied there, unpacked by the install block). */
+    static GuideRunner runner;
 
     static ClusterSpec stock;
     static ClusterSpec withPlugin;
@@ -88,18 +92,19 @@ class SeaTunnelAdoptionTest {
 
     static ClusterSpec spec() {
         try {
-            deleteTree(FILES);
+            GuideRunner.deleteTree(FILES);
             Files.createDirectories(HOME.resolve("lib"));
             Files.createDirectories(HOME.resolve("config"));
             Files.createDirectories(STORE);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        runner = new GuideRunner(FILES, HOME);
         // long mode: a fourth port is spare, for a stock member that tries to join while the members are active.
         // Graceful stops need no heartbeat; a longer timeout keeps a member starved of CPU for a few seconds on a
         // loaded machine from being split off in the middle of a rolling restart
         stock = ClusterSpec.stock("st-adopt", 3).withSpareMembers(LONG ? 1 : 0).withMaxNoHeartbeatSeconds(20)
-                .withHazelcastYaml(hazelcastProperties())
+                .withHazelcastYaml(GuideRunner.hazelcastProperties(use("upgrade-hazelcast-yaml")))
                 .withExtraClasspath(List.of(HOME.resolve("lib") + File.separator + "*"))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Djobinfo.dropin.view-window-seconds=20"));
@@ -108,11 +113,12 @@ class SeaTunnelAdoptionTest {
         String activeEngine = engine.replace("mode: passive", "mode: active");
         assertThat(activeEngine).as("the guide's section names mode: passive").isNotEqualTo(engine);
         active = stock.withEngineYaml(activeEngine);
-        write(HOME.resolve("config/seatunnel.yaml"), use("seatunnel-yaml").text().replace(GUIDE_NAMESPACE,
-                STORE.toString()));
-        write(HOME.resolve("config/jobinfo-store-client.yaml"), clientYaml(stock));
+        GuideRunner.write(HOME.resolve("config/seatunnel.yaml"), use("seatunnel-yaml").text()
+                .replace(GUIDE_NAMESPACE, STORE.toString()));
+        GuideRunner.write(HOME.resolve("config/jobinfo-store-client.yaml"),
+                GuideRunner.clientYaml(use("client-yaml"), stock, SPARE));
         if (!LONG) {
-            runAll("install");
+            installAsUpgradeStep1();
             return withPlugin;
         }
         return stock;
@@ -153,10 +159,10 @@ class SeaTunnelAdoptionTest {
     @Order(2)
     void aRollingRestartWithThePluginKeepsEveryJobRunningAndInline() {
         Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
-        runAll("install");
+        installAsUpgradeStep1();
         roll(0, withPlugin);
         // mixed: the guide's migrate refuses while a member lacks the plugin, and changes nothing
-        Run early = runTool(Guide.commands(use("migrate")).get(1));
+        GuideRunner.Run early = runTool(Guide.commands(use("migrate")).get(1));
         assertThat(early.exit).as(early.toString()).isEqualTo(2);
         assertThat(early.stderr).contains("do not run the jobinfo-store drop-in");
         assertInlineAsOriginally();
@@ -181,7 +187,7 @@ class SeaTunnelAdoptionTest {
         assertThat(commands).hasSize(3);
 
         if (LONG) {
-            Run dry = runTool(commands.get(0));
+            GuideRunner.Run dry = runTool(commands.get(0));
             assertThat(dry.exit).as(dry.toString()).isZero();
             assertThat(dry.json.get("dryRun").asBoolean()).isTrue();
             assertThat(dry.json.get("migrated").asInt()).as(dry.toString()).isEqualTo(JOBS.size());
@@ -190,7 +196,7 @@ class SeaTunnelAdoptionTest {
         assertThat(client.dropInTotal("moved")).isZero();
         assertInlineAsOriginally();
 
-        Run migrate = runTool(commands.get(1));
+        GuideRunner.Run migrate = runTool(commands.get(1));
         assertThat(migrate.exit).as(migrate.toString()).isZero();
         assertThat(migrate.json.get("failed").asInt()).isZero();
         assertThat(migrate.json.get("migrated").asInt()).as(migrate.toString()).isEqualTo(JOBS.size());
@@ -204,14 +210,14 @@ class SeaTunnelAdoptionTest {
             assertThat(now.getInitializationTimestamp()).isEqualTo(ORIGINALS.get(id).getInitializationTimestamp());
         }
 
-        Run verify = runTool(commands.get(2));
+        GuideRunner.Run verify = runTool(commands.get(2));
         assertThat(verify.exit).as(verify.toString()).isZero();
         assertThat(verify.json.get("broken")).as(verify.toString()).isEmpty();
         assertThat(verify.json.get("inline")).as(verify.toString()).isEmpty();
 
         if (LONG) {
             long large = JOBS.get(200);
-            Run inspect = runTool(Guide.commands(use("inspect")).get(0).replace("123456789", Long.toString(large)));
+            GuideRunner.Run inspect = runTool(Guide.commands(use("inspect")).get(0).replace("123456789", Long.toString(large)));
             assertThat(inspect.exit).as(inspect.toString()).isZero();
             assertThat(inspect.json.get("value").asText()).isEqualTo("pointer");
             assertThat(inspect.json.get("verified").asBoolean()).as(inspect.toString()).isTrue();
@@ -301,7 +307,7 @@ class SeaTunnelAdoptionTest {
         Map<Long, Long> checkpoints = latestCheckpoints();
         List<String> commands = Guide.commands(use("rollback"));
         assertThat(commands).hasSize(2);
-        Run rollback = runTool(commands.get(0));
+        GuideRunner.Run rollback = runTool(commands.get(0));
         assertThat(rollback.exit).as(rollback.toString()).isZero();
         assertThat(rollback.json.get("rolledBack").asInt()).as(rollback.toString()).isEqualTo(JOBS.size());
         assertInlineAsOriginally();
@@ -312,12 +318,12 @@ class SeaTunnelAdoptionTest {
         }
         if (LONG) {
             // every entry inline (not migrated) is what verify reports with exit 1; nothing is broken
-            Run verify = runTool(commands.get(1));
+            GuideRunner.Run verify = runTool(commands.get(1));
             assertThat(verify.exit).as(verify.toString()).isEqualTo(1);
             assertThat(verify.json.get("broken")).isEmpty();
             assertThat(verify.json.get("inline")).hasSize(JOBS.size());
 
-            Run gc = runTool(Guide.commands(use("gc")).get(0));
+            GuideRunner.Run gc = runTool(Guide.commands(use("gc")).get(0));
             assertThat(gc.exit).as(gc.toString()).isZero();
             assertThat(gc.json.get("orphans")).isEmpty();
         }
@@ -334,7 +340,7 @@ class SeaTunnelAdoptionTest {
     @Order(7)
     void aRollingRestartWithoutThePluginReturnsToAStockClusterWithEveryJob() {
         Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
-        runAll("uninstall");
+        runner.script(use("uninstall"));
         for (int member = 0; member < 3; member++) {
             roll(member, stock);
         }
@@ -369,15 +375,25 @@ class SeaTunnelAdoptionTest {
                 assertThat(settings.mode()).isEqualTo(DropInSettings.Mode.PASSIVE);
             }
         }
-        com.hazelcast.config.Config hz = new com.hazelcast.config.YamlConfigBuilder(new ByteArrayInputStream(
-                use("hazelcast-yaml").text().getBytes(StandardCharsets.UTF_8))).build();
-        assertThat(hz.getProperty("hazelcast.shutdownhook.policy")).isEqualTo("GRACEFUL");
+        // the fresh install's section: valid, active (it has no jobinfo-dropin section)
+        Guide.Block fresh = use("fresh-seatunnel-yaml");
+        assertThat(DropInSettings.fromRoot((Map<?, ?>) new io.jobinfo.store.shaded.snakeyaml.Yaml(
+                new io.jobinfo.store.shaded.snakeyaml.constructor.SafeConstructor(
+                        new io.jobinfo.store.shaded.snakeyaml.LoaderOptions())).load(fresh.text()),
+                "docs/seatunnel.md:" + fresh.line(), new Properties()).mode()).isEqualTo(DropInSettings.Mode.ACTIVE);
+        for (String name : List.of("hazelcast-yaml", "upgrade-hazelcast-yaml")) {
+            com.hazelcast.config.Config hz = new com.hazelcast.config.YamlConfigBuilder(new ByteArrayInputStream(
+                    use(name).text().getBytes(StandardCharsets.UTF_8))).build();
+            assertThat(hz.getProperty("hazelcast.shutdownhook.policy")).as(name).isEqualTo("GRACEFUL");
+        }
         Set<String> all = GUIDE.all().stream().map(Guide.Block::name).collect(Collectors.toSet());
         Set<String> used = new LinkedHashSet<>(USED);
         if (!LONG) {
             // run in the long mode only; in this mode the docs module parses them with the tool's command line
             used.addAll(List.of("uninstall", "inspect", "gc"));
         }
+        // run by SeaTunnelFreshInstallTest (long mode), on a cluster of its own
+        used.addAll(SeaTunnelFreshInstallTest.BLOCKS);
         assertThat(used).as("blocks of docs/seatunnel.md this test runs or checks").containsAll(all);
     }
 
@@ -388,25 +404,21 @@ class SeaTunnelAdoptionTest {
         return GUIDE.block(name);
     }
 
-    /** The guide's hazelcast.yaml properties, indented into the test members' own {@code properties}. */
-    private static String hazelcastProperties() {
-        String text = use("hazelcast-yaml").text();
-        String[] lines = text.split("\n");
-        assertThat(lines[0]).isEqualTo("hazelcast:");
-        assertThat(lines[1]).isEqualTo("  properties:");
-        return IntStream.range(2, lines.length).mapToObj(i -> lines[i].substring(2))
-                .collect(Collectors.joining("\n")) + "\n";
-    }
-
-    private static String clientYaml(ClusterSpec spec) {
-        String text = use("client-yaml").text();
-        String members = IntStream.of(spec.ports()).limit(SPARE).mapToObj(p -> "      - 127.0.0.1:" + p)
-                .collect(Collectors.joining("\n"));
-        String out = text.replace("cluster-name: seatunnel", "cluster-name: " + spec.clusterName())
-                .replaceAll("(?m)^      - seatunnel-\\d:5801$\\n?", "");
-        out = out.replace("cluster-members:\n", "cluster-members:\n" + members + "\n");
-        assertThat(out).doesNotContain("seatunnel-1").contains(spec.clusterName());
-        return out;
+    /**
+     * Upgrade step 1: the bundle's jar installed by the guide's install block (run as a script on the test's host),
+     * and the guide's check of the file with the tool from the bundle (passive mode).
+     */
+    private static void installAsUpgradeStep1() {
+        runner.script(use("install"));
+        assertThat(HOME.resolve("lib")).isDirectoryContaining("glob:**/jobinfo-store-seatunnel-plugin-*.jar");
+        for (String name : List.of("upgrade-check-config", "syntax-check")) {
+            List<String> commands = Guide.commands(use(name));
+            assertThat(commands).hasSize(1);
+            GuideRunner.Run check = runTool(commands.get(0));
+            assertThat(check.exit).as(check.toString()).isZero();
+            assertThat(check.json.get("valid").asBoolean()).isTrue();
+            assertThat(check.json.get("dropInMode").asText()).as(name).isEqualTo("passive");
+        }
     }
 
     /** Stops member {@code index} (SIGTERM, graceful), checks the jobs, starts it as {@code variant}, waits. */
@@ -436,14 +448,22 @@ class SeaTunnelAdoptionTest {
         }, Duration.ofSeconds(120), () -> "the guide's checks do not pass " + when + ": " + last[0]);
     }
 
-    /** The guide's checks: cluster safe (HTTP 200), and every job listed RUNNING and in full. */
+    /**
+     * The guide's checks: cluster safe (HTTP 200), and its count of jobs by status one line, every job RUNNING; then
+     * (the test's own, beyond the guide) the same list read whole: every job in full.
+     */
     private static void assertTheGuidesChecksPass() {
         List<String> commands = Guide.commands(use("check"));
         assertThat(commands).hasSize(2);
         int port = ST.cluster().port(ST.cluster().aliveMembers().get(0));
-        Run safe = run(hostAndPort(commands.get(0), port));
+        GuideRunner.Run safe = runner.command(hostAndPort(commands.get(0), port));
         assertThat(safe.exit).as(safe.toString()).isZero();
-        Run jobs = run(hostAndPort(commands.get(1), port));
+        GuideRunner.Run statuses = runner.command(hostAndPort(commands.get(1), port));
+        assertThat(statuses.exit).as(statuses.toString()).isZero();
+        assertThat(statuses.stdout.strip()).as(statuses.toString())
+                .isEqualTo(JOBS.size() + " \"jobStatus\":\"RUNNING\"");
+        String list = commands.get(1).substring(0, commands.get(1).indexOf(" |"));
+        GuideRunner.Run jobs = runner.command(hostAndPort(list, port));
         assertThat(jobs.exit).as(jobs.toString()).isZero();
         Map<Long, JsonNode> byId = new LinkedHashMap<>();
         try {
@@ -459,7 +479,7 @@ class SeaTunnelAdoptionTest {
     }
 
     private static String hostAndPort(String command, int port) {
-        String out = command.replace("http://seatunnel-1:5801", "http://127.0.0.1:" + port);
+        String out = command.replace("http://seatunnel-2:5801", "http://127.0.0.1:" + port);
         assertThat(out).isNotEqualTo(command);
         return out;
     }
@@ -522,99 +542,8 @@ class SeaTunnelAdoptionTest {
                 + latestCheckpoints());
     }
 
-    private static void runAll(String name) {
-        for (String command : Guide.commands(use(name))) {
-            Run r = run(command);
-            assertThat(r.exit).as(r.toString()).isZero();
-        }
-    }
-
-    /** A {@code bin/jobinfo-store} line of the guide, run with the built CLI jar and {@code --json}. */
-    private static Run runTool(String command) {
-        assertThat(command).startsWith("bin/jobinfo-store ");
-        String jar = System.getProperty("seatunnel.it.cli.jar");
-        assertThat(jar).as("system property seatunnel.it.cli.jar").isNotNull();
-        assertThat(Path.of(jar)).as("the CLI jar (built by the reactor before this module)").isRegularFile();
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Run r = run("'" + java + "' -Xmx512m -XX:TieredStopAtLevel=1 -jar '" + jar + "' "
-                + command.substring("bin/jobinfo-store ".length()) + " --json");
-        for (String line : r.stdout.split("\n")) {
-            if (line.startsWith("{")) {
-                try {
-                    r.json = JSON.readTree(line);
-                } catch (IOException e) {
-                    throw new AssertionError("not JSON: " + r, e);
-                }
-            }
-        }
-        if (r.exit <= 1) {
-            assertThat(r.json).as("a report: " + r).isNotNull(); // 2 and above: an error message, no report
-        }
-        return r;
-    }
-
-    /** Runs one command line with bash in the repository root, {@code SEATUNNEL_HOME} set to the test's. */
-    private static Run run(String command) {
-        try {
-            Path out = Files.createTempFile(FILES, "cmd-", ".out");
-            Path err = Files.createTempFile(FILES, "cmd-", ".err");
-            ProcessBuilder pb = new ProcessBuilder("bash", "-c", command).directory(Guide.ROOT.toFile())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile());
-            pb.environment().put("SEATUNNEL_HOME", HOME.toString());
-            Process p = pb.start();
-            if (!p.waitFor(4, TimeUnit.MINUTES)) {
-                p.destroyForcibly();
-                throw new AssertionError("did not finish in 4 minutes: " + command);
-            }
-            return new Run(command, p.exitValue(), Files.readString(out), Files.readString(err));
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot run " + command, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted: " + command, e);
-        }
-    }
-
-    private static final class Run {
-        final String command;
-        final int exit;
-        final String stdout;
-        final String stderr;
-        JsonNode json;
-
-        Run(String command, int exit, String stdout, String stderr) {
-            this.command = command;
-            this.exit = exit;
-            this.stdout = stdout;
-            this.stderr = stderr;
-        }
-
-        @Override
-        public String toString() {
-            return "`" + command + "` exited " + exit + "\nstdout: " + cut(stdout) + "\nstderr: " + cut(stderr);
-        }
-
-        private static String cut(String s) {
-            return s.length() > 4000 ? s.substring(0, 4000) + "..." : s;
-        }
-    }
-
-    private static void write(Path file, String text) {
-        try {
-            Files.writeString(file, text, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+    /** A {@code bin/jobinfo-store} line of the guide, run with the bundle's launcher and {@code --json}. */
+    private static GuideRunner.Run runTool(String command) {
+        return runner.tool(command);
     }
 }

@@ -1,0 +1,120 @@
+package io.jobinfo.store.cli.ops;
+
+import io.jobinfo.store.config.ConfigYaml;
+import io.jobinfo.store.config.InvalidConfigurationException;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.seatunnel.dropin.DropInRefusedException;
+import io.jobinfo.store.seatunnel.dropin.DropInSettings;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.JobInfoStores;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code check-config}: reads a {@code seatunnel.yaml} (or any file with a {@code jobinfo-storage} section) the way a
+ * member with the drop-in does, before a restart, without a cluster. Its messages never quote the file (a line may hold
+ * a credential), unlike SeaTunnel's own parser, which reads the file first on a member.
+ */
+@Command(name = "check-config", header = "Checks a configuration file as a member with the drop-in would read it.",
+        mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Reads the file's jobinfo-storage section (core and backend keys) and, when the file is a"
+                + " seatunnel.yaml, its jobinfo-dropin section, and reports every problem at once by key, line and"
+                + " column, never quoting the file. Needs no cluster; with --open-store it also opens the store as a"
+                + " member's start-up does (on S3: its start-up probe) and closes it. Writes nothing but that probe.",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the file is valid (and with --open-store the store opened)",
+            "2:invalid arguments or configuration: the file is invalid, every problem listed",
+            "3:--open-store: the store could not be opened or reached",
+            "4:internal error (a bug: please report it, with the trace printed)"})
+public final class CheckConfigCommand implements Callable<Integer> {
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--storage-config", paramLabel = "FILE", required = true,
+            description = "The file a member reads: its seatunnel.yaml, or any YAML with the jobinfo-storage section.")
+    Path storageConfig;
+
+    @Option(names = "--open-store", description = "Also opens the store (and closes it), as a member's start-up does.")
+    boolean openStore;
+
+    @Option(names = "--json", description = "Prints the result as one JSON object on standard output.")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        try {
+            return check();
+        } catch (OpsException e) {
+            err().println("jobinfo-store " + spec.name() + ": " + e.getMessage());
+            err().flush();
+            return e.exitCode();
+        }
+    }
+
+    private int check() {
+        String prefix = "--storage-config " + storageConfig + ": ";
+        JobInfoStorageConfig storage = StorageConfigFile.read("--storage-config", storageConfig);
+        String mode = null;
+        Map<?, ?> root;
+        try {
+            root = ConfigYaml.loadMapping(storageConfig);
+        } catch (IOException | InvalidConfigurationException e) {
+            throw new OpsException(ExitCodes.USAGE, prefix + "cannot be read again: " + e.getMessage());
+        }
+        if (root.get("seatunnel") instanceof Map) {
+            try {
+                mode = DropInSettings.fromRoot(root, storageConfig.toString(), new Properties()).mode().name()
+                        .toLowerCase(Locale.ROOT);
+            } catch (InvalidConfigurationException e) {
+                throw new OpsException(ExitCodes.USAGE, String.join("; ", e.problems()));
+            } catch (DropInRefusedException e) {
+                throw new OpsException(ExitCodes.USAGE, e.getMessage());
+            }
+        }
+        String storeId = null;
+        if (openStore) {
+            try (JobInfoStore store = JobInfoStores.open(storage)) {
+                storeId = store.storeId();
+            } catch (JobInfoStoreException e) {
+                throw new OpsException(ExitCodes.UNREACHABLE, prefix + "the store could not be opened: "
+                        + e.getMessage(), e);
+            }
+        }
+        if (json) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            out.put("file", storageConfig.toString());
+            out.put("valid", true);
+            out.put("type", storage.type());
+            out.put("namespace", storage.namespace());
+            out.put("dropInMode", mode);
+            out.put("storeOpened", openStore);
+            out.put("storeId", storeId);
+            OpsCommand.printJson(out(), out);
+        } else {
+            out().println("ok: " + storageConfig + ": store " + storage.type() + " at " + storage.namespace()
+                    + (storeId != null ? " (store id '" + storeId + "', opened and closed)" : "")
+                    + (mode != null ? "; drop-in mode " + mode : "; no seatunnel.engine section (not a seatunnel.yaml)"));
+            out().flush();
+        }
+        return ExitCodes.OK;
+    }
+
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+}
