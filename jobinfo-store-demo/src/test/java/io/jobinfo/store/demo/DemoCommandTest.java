@@ -1,6 +1,6 @@
 package io.jobinfo.store.demo;
 
-import io.jobinfo.store.s3.testing.RgwServer;
+import io.jobinfo.store.s3.testing.RgwInstalled;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import org.junit.jupiter.api.extension.ExtendWith;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
@@ -134,7 +134,7 @@ class DemoCommandTest {
      * what is missing, where Ceph is not installed.
      */
     @Test
-    @ExtendWith(RgwServer.Installed.class)
+    @ExtendWith(RgwInstalled.class)
     void theDemoRunsOnCephRgw() throws Exception {
         S3Fixture rgw = S3Fixture.rgw();
         String bucket = rgw.createBucket("demo-rgw");

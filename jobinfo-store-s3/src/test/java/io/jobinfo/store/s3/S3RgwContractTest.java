@@ -1,7 +1,7 @@
 package io.jobinfo.store.s3;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.s3.testing.RgwServer;
+import io.jobinfo.store.s3.testing.RgwInstalled;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.testing.AbstractJobInfoStoreContractTest;
@@ -16,7 +16,7 @@ import software.amazon.awssdk.services.s3.S3Client;
  * start-up probe chooses request checksum mode {@code when-required} and single conditional PUTs, so the large-blob
  * tests and every tenth round of the create race are single PutObject requests above the threshold.
  */
-@ExtendWith(RgwServer.Installed.class)
+@ExtendWith(RgwInstalled.class)
 class S3RgwContractTest extends AbstractJobInfoStoreContractTest {
 
     static S3Fixture rgw;

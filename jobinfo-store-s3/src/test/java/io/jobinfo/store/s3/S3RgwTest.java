@@ -8,7 +8,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.s3.S3JobInfoStore.WriteMode;
 import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
-import io.jobinfo.store.s3.testing.RgwServer;
+import io.jobinfo.store.s3.testing.RgwInstalled;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.envelope.BlobSource;
@@ -46,7 +46,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * installed. Before request checksum modes and the single-PUT mode, the store could not open on it at all (its first
  * probe write was answered 400 XAmzContentSHA256Mismatch).
  */
-@ExtendWith(RgwServer.Installed.class)
+@ExtendWith(RgwInstalled.class)
 class S3RgwTest {
 
     private static S3Fixture rgw;

@@ -20,7 +20,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * AWS SDK's default trailing checksums, honours {@code If-None-Match: *} on PutObject and ignores it on
  * CompleteMultipartUpload. Skipped, naming what is missing, without the Ceph packages.
  */
-@ExtendWith(RgwServer.Installed.class)
+@ExtendWith(RgwInstalled.class)
 class RgwFixtureTest {
 
     static S3Fixture rgw;

@@ -19,10 +19,6 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.extension.ConditionEvaluationResult;
-import org.junit.jupiter.api.extension.ExecutionCondition;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * keys) is created; tests create their buckets through S3. Everything lives in a temporary directory that is
  * removed, with every daemon stopped, when the JVM exits. About 20-30 s to start, ~200-500 MB of memory.
  *
- * <p>Test classes declare {@code @ExtendWith(RgwServer.Installed.class)}: their tests are reported as skipped,
+ * <p>Test classes declare {@code @ExtendWith(RgwInstalled.class)}: their tests are reported as skipped,
  * naming what is missing, when the Ceph binaries are not installed ({@code apt-get install radosgw ceph-mon ceph-osd
  * ceph-common}) or when {@code -Djobinfo.s3.rgw=off}. {@link #shared()} itself also skips its caller then (a JUnit
  * assumption). If they are installed but the cluster does not come up, it throws
@@ -69,12 +65,15 @@ public final class RgwServer {
     }
 
     /**
-     * The RGW of this JVM, started on the first call. Skips the caller (JUnit assumption) when Ceph is not
-     * installed.
+     * The RGW of this JVM, started on the first call (and stopped when the JVM exits).
+     *
+     * @throws IllegalStateException Ceph is not installed ({@link #unavailable()} says so), or RGW did not start
      */
     public static synchronized RgwServer shared() {
         String reason = unavailable();
-        Assumptions.assumeTrue(reason == null, reason);
+        if (reason != null) {
+            throw new IllegalStateException(reason);
+        }
         if (startFailure != null) {
             throw startFailure;
         }
@@ -111,16 +110,6 @@ public final class RgwServer {
                 + " not on the PATH (apt-get install radosgw ceph-mon ceph-osd ceph-common)";
     }
 
-    /** Disables (reports as skipped, with the reason) the tests of a class where RGW cannot run. */
-    public static final class Installed implements ExecutionCondition {
-        @Override
-        public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-            String reason = unavailable();
-            return reason == null ? ConditionEvaluationResult.enabled("Ceph RGW is installed")
-                    : ConditionEvaluationResult.disabled(reason);
-        }
-    }
-
     /** The Ceph binaries not on the PATH; empty if all are there. */
     public static List<String> missingBinaries() {
         List<String> missing = new ArrayList<>();
@@ -130,6 +119,27 @@ public final class RgwServer {
             }
         }
         return missing;
+    }
+
+    /**
+     * Creates bucket {@code name} with this server's user (a client as RGW 16 needs it: no trailing checksum, no
+     * aws-chunked bodies) and returns its name.
+     */
+    public String createBucket(String name) {
+        try (software.amazon.awssdk.services.s3.S3Client s3 = software.amazon.awssdk.services.s3.S3Client.builder()
+                .endpointOverride(endpoint).region(software.amazon.awssdk.regions.Region.US_EAST_1)
+                .forcePathStyle(true)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(accessKey, secretKey)))
+                .httpClientBuilder(software.amazon.awssdk.http.apache.ApacheHttpClient.builder())
+                .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation
+                        .WHEN_REQUIRED)
+                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
+                        .chunkedEncodingEnabled(false).build())
+                .build()) {
+            s3.createBucket(b -> b.bucket(name));
+        }
+        return name;
     }
 
     public URI endpoint() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
-import io.jobinfo.store.s3.testing.RgwServer;
+import io.jobinfo.store.s3.testing.RgwInstalled;
 import io.jobinfo.store.s3.testing.S3Fixture;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Issue 25 item 3: the drop-in on the real 3-member SeaTunnel 2.3.8 cluster with its store on Ceph's RADOS Gateway
- * 16.2 (Debian's radosgw, a production S3 server; {@link RgwServer}), beside the S3Proxy runs of
+ * 16.2 (Debian's radosgw, a production S3 server; {@link io.jobinfo.store.s3.testing.RgwServer}), beside the S3Proxy runs of
  * {@link DropInS3StoreTest}. RGW refuses the SDK's chunked trailing checksums and ignores the condition on a multipart
  * complete: each member's start-up probe must find the modes this server needs, or nothing could be written. Jobs go
  * to RGW and the map keeps a reference; {@code kill -9} of the master restores every job from RGW with the bytes the
@@ -38,7 +38,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * Long mode only (CI's time budget): {@code mvn -B -pl seatunnel-it -am verify -Djobinfo.it.long=true
  * -Dtest=DropInRgwStoreTest -Dsurefire.failIfNoSpecifiedTests=false}.
  */
-@ExtendWith(RgwServer.Installed.class)
+@ExtendWith(RgwInstalled.class)
 @EnabledIfSystemProperty(named = "jobinfo.it.long", matches = "true", disabledReason = "a fourth SeaTunnel cluster"
         + " (about 1-2 minutes) on the longest module of the default build; run with -Djobinfo.it.long=true")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
