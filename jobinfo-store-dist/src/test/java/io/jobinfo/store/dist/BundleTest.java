@@ -224,6 +224,89 @@ class BundleTest {
         assertThat(help).contains("migrate", "verify", "gc", "inspect", "rebuild-pointers", "check-config").doesNotContain("demo");
     }
 
+    /**
+     * The CLI's lib carries no Hadoop (184 MB before, with it): at most a third of that. A local store needs nothing
+     * more; an hdfs store runs on the Hadoop of a SeaTunnel installation (SEATUNNEL_HOME's seatunnel-hadoop3 uber jar,
+     * the one SeaTunnel 2.3.8's own distribution puts into lib/: here from the local Maven repository) and, without
+     * one, is refused (exit 2) with a message that says what to set.
+     */
+    @Test
+    void theCliLibHoldsNoHadoopAndAnHdfsStoreUsesSeaTunnelsOwn(@TempDir Path dir) throws Exception {
+        long bytes = 0;
+        for (Path jar : jarsIn(home.resolve("cli/lib"))) {
+            assertThat(jar.getFileName().toString()).as("cli/lib").doesNotStartWith("hadoop-");
+            bytes += Files.size(jar);
+        }
+        assertThat(bytes).as("bytes of cli/lib (a third of the 184 MB it had with Hadoop and the demo's servers)")
+                .isLessThanOrEqualTo(184_000_000L / 3);
+
+        Path launcher = home.resolve("bin/jobinfo-store");
+        Path local = Files.write(dir.resolve("local.yaml"), ("jobinfo-storage:\n  type: local\n  namespace: "
+                + dir.resolve("store") + "\n").getBytes(StandardCharsets.UTF_8));
+        // a NameNode address nobody listens on: opening the store proves Hadoop's client loaded and ran
+        Path hdfs = Files.write(dir.resolve("hdfs.yaml"), ("jobinfo-storage:\n  type: hdfs\n  namespace: /jobinfo\n"
+                + "  plugin-config:\n    fs.defaultFS: hdfs://127.0.0.1:1\n"
+                + "    seatunnel.hadoop.ipc.client.connect.max.retries: 0\n").getBytes(StandardCharsets.UTF_8));
+        Map<String, String> none = new TreeMap<>();
+
+        Exec opened = exec(home, none, launcher.toString(), "check-config", "--storage-config", local.toString(),
+                "--open-store");
+        assertThat(opened.exit).as(opened.output).isZero();
+        assertThat(dir.resolve("store")).isDirectory();
+
+        Exec refused = exec(home, none, launcher.toString(), "check-config", "--storage-config", hdfs.toString());
+        assertThat(refused.exit).as(refused.output).isEqualTo(2);
+        assertThat(refused.output).contains("'hdfs' store cannot run in this process", "org/apache/hadoop",
+                "SEATUNNEL_HOME", "JOBINFO_STORE_CLASSPATH").doesNotContain("\tat ");
+
+        Path seatunnelHome = Files.createDirectories(dir.resolve("seatunnel/lib")).getParent();
+        String st = System.getProperty("jobinfo.seatunnel.version");
+        Path uber = Paths.get(System.getProperty("jobinfo.repo.local"), "org/apache/seatunnel",
+                "seatunnel-hadoop3-3.1.4-uber", st, "seatunnel-hadoop3-3.1.4-uber-" + st + "-optional.jar");
+        assertThat(uber).as("SeaTunnel's Hadoop (a test dependency of this module)").isRegularFile();
+        Files.copy(uber, seatunnelHome.resolve("lib").resolve(uber.getFileName()));
+        Map<String, String> withHome = new TreeMap<>();
+        withHome.put("SEATUNNEL_HOME", seatunnelHome.toString());
+        Exec valid = exec(home, withHome, launcher.toString(), "check-config", "--storage-config", hdfs.toString());
+        assertThat(valid.exit).as(valid.output).isZero();
+        Exec unreachable = exec(home, withHome, launcher.toString(), "check-config", "--storage-config",
+                hdfs.toString(), "--open-store");
+        assertThat(unreachable.exit).as(unreachable.output).isEqualTo(3);
+        assertThat(unreachable.output).contains("Connection refused");
+    }
+
+    /** A finished command: exit code and output (stdout and stderr). */
+    private static final class Exec {
+        final int exit;
+        final String output;
+
+        Exec(int exit, String output) {
+            this.exit = exit;
+            this.output = output;
+        }
+    }
+
+    /**
+     * Runs a command in {@code dir} with this JVM as JAVA_HOME, SEATUNNEL_HOME and JOBINFO_STORE_CLASSPATH unset
+     * unless {@code env} sets them.
+     */
+    private static Exec exec(Path dir, Map<String, String> env, String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().remove("SEATUNNEL_HOME");
+        pb.environment().remove("JOBINFO_STORE_CLASSPATH");
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        p.getOutputStream().close();
+        String out;
+        try (Stream<String> lines = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                StandardCharsets.UTF_8)).lines()) {
+            out = lines.collect(Collectors.joining("\n"));
+        }
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(String.join(" ", command) + " ends").isTrue();
+        return new Exec(p.exitValue(), out);
+    }
+
     private static List<String[]> noticeCoordinates() throws IOException {
         String notice = new String(Files.readAllBytes(home.resolve("NOTICE")), StandardCharsets.UTF_8);
         List<String[]> coordinates = new ArrayList<>();

@@ -4,8 +4,10 @@ import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -18,34 +20,76 @@ public final class JobInfoStores {
     private JobInfoStores() {
     }
 
-    /** Every factory visible to {@code classLoader}, by identifier. */
+    /**
+     * Every factory visible to {@code classLoader} that could be loaded, by identifier (one that cannot be loaded, for
+     * want of a library it needs, is left out; {@link #factory} names it).
+     */
     public static Map<String, JobInfoStoreFactory> factories(ClassLoader classLoader) {
-        Map<String, JobInfoStoreFactory> byId = new TreeMap<>();
-        for (JobInfoStoreFactory factory : ServiceLoader.load(JobInfoStoreFactory.class, classLoader)) {
-            JobInfoStoreFactory previous = byId.putIfAbsent(factory.identifier(), factory);
+        return lookup(classLoader).byId;
+    }
+
+    /**
+     * The factory for {@code type}.
+     *
+     * @throws InvalidConfigurationException no factory serves that type; the message lists the known ones, and those
+     *                                       that could not be loaded
+     */
+    public static JobInfoStoreFactory factory(String type, ClassLoader classLoader) {
+        Lookup lookup = lookup(classLoader);
+        JobInfoStoreFactory factory = lookup.byId.get(type);
+        if (factory == null) {
+            throw new InvalidConfigurationException(Collections.singletonList(lookup.unknownType(type)));
+        }
+        return factory;
+    }
+
+    /** The factories found, and the providers that could not be loaded (with why). */
+    private static final class Lookup {
+        final Map<String, JobInfoStoreFactory> byId = new TreeMap<>();
+        final List<String> unloadable = new ArrayList<>();
+
+        String unknownType(String type) {
+            return "jobinfo-storage.type: unknown store type '" + type + "'; known types: " + byId.keySet()
+                    + (unloadable.isEmpty() ? " (add the jar of the backend to the classpath)"
+                    : "; store factories that could not be loaded here: " + unloadable);
+        }
+    }
+
+    private static Lookup lookup(ClassLoader classLoader) {
+        Lookup lookup = new Lookup();
+        Iterator<JobInfoStoreFactory> it = ServiceLoader.load(JobInfoStoreFactory.class, classLoader).iterator();
+        while (true) {
+            JobInfoStoreFactory factory;
+            try {
+                if (!it.hasNext()) {
+                    break;
+                }
+                factory = it.next();
+            } catch (ServiceConfigurationError e) {
+                lookup.unloadable.add(describe(e.getCause() != null ? e.getCause() : e) + " (" + e.getMessage() + ")");
+                continue;
+            }
+            JobInfoStoreFactory previous = lookup.byId.putIfAbsent(factory.identifier(), factory);
             if (previous != null && previous.getClass() != factory.getClass()) {
                 throw new IllegalStateException("Two store factories claim the type '" + factory.identifier() + "': "
                         + previous.getClass().getName() + " and " + factory.getClass().getName()
                         + "; remove one of them from the classpath");
             }
         }
-        return byId;
+        return lookup;
     }
 
     /**
-     * The factory for {@code type}.
-     *
-     * @throws InvalidConfigurationException no factory serves that type; the message lists the known ones
+     * The problem of a backend that cannot run in this process because a class it needs is missing (Hadoop's client
+     * for {@code hdfs}, where the process does not have it).
      */
-    public static JobInfoStoreFactory factory(String type, ClassLoader classLoader) {
-        Map<String, JobInfoStoreFactory> all = factories(classLoader);
-        JobInfoStoreFactory factory = all.get(type);
-        if (factory == null) {
-            throw new InvalidConfigurationException(Collections.singletonList(
-                    "jobinfo-storage.type: unknown store type '" + type
-                    + "'; known types: " + all.keySet() + " (add the jar of the backend to the classpath)"));
-        }
-        return factory;
+    static String missingLibrary(JobInfoStoreFactory factory, LinkageError e) {
+        return "jobinfo-storage.type: the '" + factory.identifier() + "' store cannot run in this process: "
+                + describe(e) + "; put the libraries it needs on the class path";
+    }
+
+    private static String describe(Throwable e) {
+        return e.getClass().getSimpleName() + ": " + e.getMessage();
     }
 
     /**
@@ -60,7 +104,11 @@ public final class JobInfoStores {
         if (!problems.isEmpty()) {
             throw new InvalidConfigurationException(problems);
         }
-        return factory.create(config);
+        try {
+            return factory.create(config);
+        } catch (LinkageError e) {
+            throw new InvalidConfigurationException(Collections.singletonList(missingLibrary(factory, e)));
+        }
     }
 
     /**
@@ -81,11 +129,10 @@ public final class JobInfoStores {
         List<String> problems = new ArrayList<>(parsed.problems());
         JobInfoStorageConfig config = parsed.config();
         if (config != null && !config.type().isEmpty()) {
-            Map<String, JobInfoStoreFactory> all = factories(contextLoader());
-            JobInfoStoreFactory factory = all.get(config.type());
+            Lookup lookup = lookup(contextLoader());
+            JobInfoStoreFactory factory = lookup.byId.get(config.type());
             if (factory == null) {
-                problems.add("jobinfo-storage.type: unknown store type '" + config.type() + "'; known types: "
-                        + all.keySet() + " (add the jar of the backend to the classpath)");
+                problems.add(lookup.unknownType(config.type()));
             } else if (!config.namespace().isEmpty()) {
                 problems.addAll(backendProblems(factory, config));
             }
@@ -97,7 +144,13 @@ public final class JobInfoStores {
     }
 
     private static List<String> backendProblems(JobInfoStoreFactory factory, JobInfoStorageConfig config) {
-        List<String> problems = new ArrayList<>(factory.validate(config));
+        List<String> problems;
+        try {
+            problems = new ArrayList<>(factory.validate(config));
+            factory.describeOptions();
+        } catch (LinkageError e) {
+            return new ArrayList<>(Collections.singletonList(missingLibrary(factory, e)));
+        }
         for (String key : config.pluginConfig().keySet()) {
             if (!isKnownKey(factory.describeOptions(), key)) {
                 problems.add("jobinfo-storage.plugin-config." + key + ": not an option of the '" + factory.identifier()

@@ -61,7 +61,15 @@ public final class StorageConfigFile {
         try {
             return JobInfoStores.checked(yaml);
         } catch (InvalidConfigurationException e) {
-            throw new Invalid(prefix + e.getMessage());
+            boolean noHadoop = e.problems().stream().anyMatch(p -> p.contains("cannot run in this process")
+                    && p.contains("org/apache/hadoop"));
+            throw new Invalid(prefix + e.getMessage() + (noHadoop ? NO_HADOOP : ""));
         }
     }
+
+    /** What to do when the hdfs store finds no Hadoop: the command line does not ship it. */
+    static final String NO_HADOOP = ". The command line carries no Hadoop of its own: run bin/jobinfo-store with"
+            + " SEATUNNEL_HOME set to the SeaTunnel installation (it then uses the seatunnel-hadoop3-*-uber jar in its lib/,"
+            + " the Hadoop the members use), or with JOBINFO_STORE_CLASSPATH set to Hadoop's client jars (the output of"
+            + " 'hadoop classpath')";
 }
