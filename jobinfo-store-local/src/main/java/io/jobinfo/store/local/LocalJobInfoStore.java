@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
@@ -49,7 +50,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     private final boolean fsync;
     /** {@code null}: a create waits as long as the disk does. */
     private final WriteDeadline deadline;
-    private volatile boolean closed;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalJobInfoStore(Path dir, String storeId, boolean fsync, long writeTimeoutMillis) {
         this.dir = dir;
@@ -341,14 +342,13 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        closed = true;
-        if (deadline != null) {
+        if (closed.compareAndSet(false, true) && deadline != null) {
             deadline.close();
         }
     }
 
     private void checkOpen() throws JobInfoStoreException {
-        if (closed) {
+        if (closed.get()) {
             throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
         }
     }
