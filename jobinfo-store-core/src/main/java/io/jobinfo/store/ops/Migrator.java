@@ -28,6 +28,7 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.values.ValueObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +133,7 @@ public final class Migrator {
     /**
      * One examined entry.
      */
-    public static final class EntryResult {
+    public static final class EntryResult extends ValueObject {
         private final long jobId;
         private final Outcome outcome;
         private final Reason reason;
@@ -195,41 +196,9 @@ public final class Migrator {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            EntryResult other = (EntryResult) o;
-            return jobId == other.jobId
-                    && java.util.Objects.equals(outcome, other.outcome)
-                    && java.util.Objects.equals(reason, other.reason)
-                    && java.util.Objects.equals(detail, other.detail)
-                    && payloadBytes == other.payloadBytes
-                    && heapFreedPerCopy == other.heapFreedPerCopy
-                    && attempts == other.attempts;
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Long.hashCode(jobId);
-            h = 31 * h + java.util.Objects.hashCode(outcome);
-            h = 31 * h + java.util.Objects.hashCode(reason);
-            h = 31 * h + java.util.Objects.hashCode(detail);
-            h = 31 * h + Long.hashCode(payloadBytes);
-            h = 31 * h + Long.hashCode(heapFreedPerCopy);
-            h = 31 * h + attempts;
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "EntryResult[jobId=" + jobId + ", outcome=" + outcome + ", reason=" + reason + ", detail=" + detail
-                    + ", payloadBytes=" + payloadBytes + ", heapFreedPerCopy=" + heapFreedPerCopy
-                    + ", attempts=" + attempts + "]";
+        protected Object[] components() {
+            return new Object[] {"jobId", jobId, "outcome", outcome, "reason", reason, "detail", detail, "payloadBytes",
+                    payloadBytes, "heapFreedPerCopy", heapFreedPerCopy, "attempts", attempts};
         }
     }
 

@@ -1,5 +1,6 @@
 package io.jobinfo.store.config;
 
+import io.jobinfo.store.values.ValueObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -133,7 +134,7 @@ public final class JobInfoStorageConfig {
      * whatever was valid (defaults elsewhere), so that a backend can check its own keys too and all problems are
      * reported at once. Used by {@link io.jobinfo.store.spi.JobInfoStores#open(Map)}.
      */
-    public static final class Parsed {
+    public static final class Parsed extends ValueObject {
         private final JobInfoStorageConfig config;
         private final List<String> problems;
 
@@ -156,29 +157,8 @@ public final class JobInfoStorageConfig {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            Parsed other = (Parsed) o;
-            return java.util.Objects.equals(config, other.config)
-                    && java.util.Objects.equals(problems, other.problems);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + java.util.Objects.hashCode(config);
-            h = 31 * h + java.util.Objects.hashCode(problems);
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Parsed[config=" + config + ", problems=" + problems + "]";
+        protected Object[] components() {
+            return new Object[] {"config", config, "problems", problems};
         }
     }
 
