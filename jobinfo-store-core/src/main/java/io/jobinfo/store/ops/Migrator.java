@@ -28,6 +28,7 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.values.SetOnce;
 import io.jobinfo.store.values.ValueObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -653,8 +654,12 @@ public final class Migrator {
         return new EntryResult(jobId, Outcome.FAILED, reason, detail, 0, 0, attempts);
     }
 
-    /** Configures a {@link Migrator}. */
+    /**
+     * Configures a {@link Migrator}. Each property can be set once: a second set throws
+     * {@link IllegalStateException}.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("Migrator.Builder");
         private final IMap<Long, Object> map;
         private final JobInfoStore store;
         private int parallelism = DEFAULT_PARALLELISM;
@@ -678,6 +683,7 @@ public final class Migrator {
             if (parallelism < 1 || parallelism > 64) {
                 throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
             }
+            properties.set("parallelism");
             this.parallelism = parallelism;
             return this;
         }
@@ -687,6 +693,7 @@ public final class Migrator {
             if (attempts < 1 || attempts > 100) {
                 throw new IllegalArgumentException("attempts must be 1..100: " + attempts);
             }
+            properties.set("maxAttempts");
             this.maxAttempts = attempts;
             return this;
         }
@@ -696,17 +703,20 @@ public final class Migrator {
             if (copies < 1 || copies > 7) {
                 throw new IllegalArgumentException("copies must be 1..7: " + copies);
             }
+            properties.set("copies");
             this.copies = copies;
             return this;
         }
 
         public Builder listener(Listener listener) {
+            properties.set("listener");
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
 
         /** The inline value formats to migrate and roll back to; default {@link JobValueFormats#inlineOnly()}. */
         public Builder formats(JobValueFormats formats) {
+            properties.set("formats");
             this.formats = Objects.requireNonNull(formats, "formats");
             return this;
         }
@@ -717,6 +727,7 @@ public final class Migrator {
          * ({@link JobValueFormats#deleteClaims}).
          */
         public Builder claims(DeleteClaims claims) {
+            properties.set("claims");
             this.claims = Objects.requireNonNull(claims, "claims");
             return this;
         }

@@ -29,6 +29,7 @@ import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.values.SetOnce;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
@@ -549,8 +550,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         cache.close(); // empties it; the cache clock's thread stops with the last registry of the JVM
     }
 
-    /** Configures a {@link RunningJobInfoRegistry}. */
+    /**
+     * Configures a {@link RunningJobInfoRegistry}. Each property can be set once: a second set throws
+     * {@link IllegalStateException} naming it ({@link #readAlsoFrom} adds a store each time).
+     */
     public static final class Builder<T> {
+        private final SetOnce properties = new SetOnce("RunningJobInfoRegistry.Builder");
         private final HazelcastInstance hazelcast;
         private final JobInfoStore store;
         private final JobInfoCodec<T> codec;
@@ -575,11 +580,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
         /** The map of running jobs; default {@value #DEFAULT_MAP_NAME}. */
         public Builder<T> mapName(String mapName) {
+            properties.set("mapName");
             this.mapName = Objects.requireNonNull(mapName, "mapName");
             return this;
         }
 
         public Builder<T> cache(CacheConfig cacheConfig) {
+            properties.set("cache");
             this.cacheConfig = Objects.requireNonNull(cacheConfig, "cacheConfig");
             return this;
         }
@@ -598,6 +605,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (parallelism < 1 || parallelism > 256) {
                 throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);
             }
+            properties.set("restoreParallelism");
             this.restoreParallelism = parallelism;
             return this;
         }
@@ -610,6 +618,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * rewrite of the store; see {@code docs/design.md}, "Read verification".
          */
         public Builder<T> readVerification(ReadVerification level) {
+            properties.set("readVerification");
             this.readVerification = Objects.requireNonNull(level, "level");
             return this;
         }
@@ -631,12 +640,14 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (maxBytes < 0) {
                 throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
             }
+            properties.set("restorePrefetch");
             this.restorePrefetchBytes = maxBytes;
             return this;
         }
 
         /** Where metrics go; by default nowhere. */
         public Builder<T> meterRegistry(MeterRegistry registry) {
+            properties.set("meterRegistry");
             this.meterRegistry = Objects.requireNonNull(registry, "registry");
             return this;
         }
@@ -647,6 +658,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link #takeOver()} must be called before the first submit or remove.
          */
         public Builder<T> fencing(boolean enabled) {
+            properties.set("fencing");
             this.fencing = enabled;
             return this;
         }
@@ -659,6 +671,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (wait.isNegative()) {
                 throw new IllegalArgumentException("claim wait must not be negative: " + wait);
             }
+            properties.set("claimWait");
             this.claimWait = wait;
             return this;
         }
@@ -669,6 +682,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * for this map runs on the same member.
          */
         public Builder<T> watchPartitionLoss(boolean enabled) {
+            properties.set("watchPartitionLoss");
             this.watchPartitionLoss = enabled;
             return this;
         }
@@ -679,6 +693,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * nothing (logged).
          */
         public Builder<T> clusterName(String clusterName) {
+            properties.set("clusterName");
             this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
             return this;
         }
@@ -688,6 +703,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link SubmitPhaseListener}.
          */
         public Builder<T> submitPhaseListener(SubmitPhaseListener listener) {
+            properties.set("submitPhaseListener");
             this.observer = Objects.requireNonNull(listener, "listener");
             return this;
         }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.config;
 
+import io.jobinfo.store.values.SetOnce;
 import io.jobinfo.store.values.ValueObject;
 import java.io.IOException;
 import java.io.InputStream;
@@ -277,8 +278,12 @@ public final class JobInfoStorageConfig {
                 + ", cache=" + cache + ", plugin-config keys=" + pluginConfig.keySet() + '}';
     }
 
-    /** Programmatic construction with the same checks as parsing. */
+    /**
+     * Programmatic construction with the same checks as parsing. Namespace, store id and each cache setting can be
+     * set once ({@link IllegalStateException} naming it on a second set); backend options are a map.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("JobInfoStorageConfig.Builder");
         private final String type;
         private String namespace;
         private String storeId;
@@ -290,25 +295,30 @@ public final class JobInfoStorageConfig {
         }
 
         public Builder namespace(String namespace) {
+            properties.set("namespace");
             this.namespace = namespace;
             return this;
         }
 
         public Builder storeId(String storeId) {
+            properties.set("storeId");
             this.storeId = storeId;
             return this;
         }
 
         public Builder cacheMaxBytes(long bytes) {
+            properties.set("cacheMaxBytes");
             rawCache.put("max-bytes", bytes);
             return this;
         }
 
         public Builder cacheMaxEntryBytes(long bytes) {
+            properties.set("cacheMaxEntryBytes");
             rawCache.put("max-entry-bytes", bytes);
             return this;
         }
 
+        /** A backend option ({@code plugin-config}); a later option of the same key replaces the earlier one. */
         public Builder option(String key, String value) {
             pluginConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;
