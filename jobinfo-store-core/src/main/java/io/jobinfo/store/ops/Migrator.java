@@ -680,44 +680,30 @@ public final class Migrator {
          * waits (and let the file system commit several fsyncs at once); 16 entries of 200 KB jobs hold about 10 MB.
          */
         public Builder parallelism(int parallelism) {
-            if (parallelism < 1 || parallelism > 64) {
-                throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
-            }
-            properties.set("parallelism");
-            this.parallelism = parallelism;
+            this.parallelism = properties.set("parallelism", SetOnce.within("parallelism", parallelism, 1, 64));
             return this;
         }
 
         /** Compare-and-set attempts per entry when the entry keeps changing; default 3. */
         public Builder maxAttempts(int attempts) {
-            if (attempts < 1 || attempts > 100) {
-                throw new IllegalArgumentException("attempts must be 1..100: " + attempts);
-            }
-            properties.set("maxAttempts");
-            this.maxAttempts = attempts;
+            this.maxAttempts = properties.set("maxAttempts", SetOnce.within("attempts", attempts, 1, 100));
             return this;
         }
 
         /** Copies the cluster keeps of each entry (1 + backup count), for the heap estimate; default 2. */
         public Builder copies(int copies) {
-            if (copies < 1 || copies > 7) {
-                throw new IllegalArgumentException("copies must be 1..7: " + copies);
-            }
-            properties.set("copies");
-            this.copies = copies;
+            this.copies = properties.set("copies", SetOnce.within("copies", copies, 1, 7));
             return this;
         }
 
         public Builder listener(Listener listener) {
-            properties.set("listener");
-            this.listener = Objects.requireNonNull(listener, "listener");
+            this.listener = properties.set("listener", Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
         /** The inline value formats to migrate and roll back to; default {@link JobValueFormats#inlineOnly()}. */
         public Builder formats(JobValueFormats formats) {
-            properties.set("formats");
-            this.formats = Objects.requireNonNull(formats, "formats");
+            this.formats = properties.set("formats", Objects.requireNonNull(formats, "formats"));
             return this;
         }
 
@@ -727,8 +713,7 @@ public final class Migrator {
          * ({@link JobValueFormats#deleteClaims}).
          */
         public Builder claims(DeleteClaims claims) {
-            properties.set("claims");
-            this.claims = Objects.requireNonNull(claims, "claims");
+            this.claims = properties.set("claims", Objects.requireNonNull(claims, "claims"));
             return this;
         }
 

@@ -289,16 +289,14 @@ public final class PointerRebuilder {
 
         /** Only job ids in these partitions (by {@code partitionService}, a member's or a client's). */
         public Builder onlyPartitions(Set<Integer> partitions, PartitionService partitionService) {
-            properties.set("onlyPartitions");
-            this.partitions = Objects.requireNonNull(partitions, "partitions");
+            this.partitions = properties.set("onlyPartitions", Objects.requireNonNull(partitions, "partitions"));
             this.partitionService = Objects.requireNonNull(partitionService, "partitionService");
             return this;
         }
 
         /** Version 1 blobs get their modification time as initialization timestamp (default: skipped). */
         public Builder timestampFromModificationTime(boolean allowed) {
-            properties.set("timestampFromModificationTime");
-            this.timestampFromModificationTime = allowed;
+            this.timestampFromModificationTime = properties.set("timestampFromModificationTime", allowed);
             return this;
         }
 

@@ -580,14 +580,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
         /** The map of running jobs; default {@value #DEFAULT_MAP_NAME}. */
         public Builder<T> mapName(String mapName) {
-            properties.set("mapName");
-            this.mapName = Objects.requireNonNull(mapName, "mapName");
+            this.mapName = properties.set("mapName", Objects.requireNonNull(mapName, "mapName"));
             return this;
         }
 
         public Builder<T> cache(CacheConfig cacheConfig) {
-            properties.set("cache");
-            this.cacheConfig = Objects.requireNonNull(cacheConfig, "cacheConfig");
+            this.cacheConfig = properties.set("cache", Objects.requireNonNull(cacheConfig, "cacheConfig"));
             return this;
         }
 
@@ -602,11 +600,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * ({@link JobInfoStore#suggestedReadParallelism()}: 8, 32 for the S3 store).
          */
         public Builder<T> restoreParallelism(int parallelism) {
-            if (parallelism < 1 || parallelism > 256) {
-                throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);
-            }
-            properties.set("restoreParallelism");
-            this.restoreParallelism = parallelism;
+            this.restoreParallelism = properties.set("restoreParallelism",
+                    SetOnce.within("restore parallelism", parallelism, 1, 256));
             return this;
         }
 
@@ -618,8 +613,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * rewrite of the store; see {@code docs/design.md}, "Read verification".
          */
         public Builder<T> readVerification(ReadVerification level) {
-            properties.set("readVerification");
-            this.readVerification = Objects.requireNonNull(level, "level");
+            this.readVerification = properties.set("readVerification", Objects.requireNonNull(level, "level"));
             return this;
         }
 
@@ -640,15 +634,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (maxBytes < 0) {
                 throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
             }
-            properties.set("restorePrefetch");
-            this.restorePrefetchBytes = maxBytes;
+            this.restorePrefetchBytes = properties.set("restorePrefetch", maxBytes);
             return this;
         }
 
         /** Where metrics go; by default nowhere. */
         public Builder<T> meterRegistry(MeterRegistry registry) {
-            properties.set("meterRegistry");
-            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            this.meterRegistry = properties.set("meterRegistry", Objects.requireNonNull(registry, "registry"));
             return this;
         }
 
@@ -658,8 +650,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link #takeOver()} must be called before the first submit or remove.
          */
         public Builder<T> fencing(boolean enabled) {
-            properties.set("fencing");
-            this.fencing = enabled;
+            this.fencing = properties.set("fencing", enabled);
             return this;
         }
 
@@ -671,8 +662,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (wait.isNegative()) {
                 throw new IllegalArgumentException("claim wait must not be negative: " + wait);
             }
-            properties.set("claimWait");
-            this.claimWait = wait;
+            this.claimWait = properties.set("claimWait", wait);
             return this;
         }
 
@@ -682,8 +672,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * for this map runs on the same member.
          */
         public Builder<T> watchPartitionLoss(boolean enabled) {
-            properties.set("watchPartitionLoss");
-            this.watchPartitionLoss = enabled;
+            this.watchPartitionLoss = properties.set("watchPartitionLoss", enabled);
             return this;
         }
 
@@ -693,8 +682,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * nothing (logged).
          */
         public Builder<T> clusterName(String clusterName) {
-            properties.set("clusterName");
-            this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
+            this.clusterName = properties.set("clusterName", Objects.requireNonNull(clusterName, "clusterName"));
             return this;
         }
 
@@ -703,8 +691,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link SubmitPhaseListener}.
          */
         public Builder<T> submitPhaseListener(SubmitPhaseListener listener) {
-            properties.set("submitPhaseListener");
-            this.observer = Objects.requireNonNull(listener, "listener");
+            this.observer = properties.set("submitPhaseListener", Objects.requireNonNull(listener, "listener"));
             return this;
         }
 

@@ -295,26 +295,22 @@ public final class JobInfoStorageConfig {
         }
 
         public Builder namespace(String namespace) {
-            properties.set("namespace");
-            this.namespace = namespace;
+            this.namespace = properties.set("namespace", namespace);
             return this;
         }
 
         public Builder storeId(String storeId) {
-            properties.set("storeId");
-            this.storeId = storeId;
+            this.storeId = properties.set("storeId", storeId);
             return this;
         }
 
         public Builder cacheMaxBytes(long bytes) {
-            properties.set("cacheMaxBytes");
-            rawCache.put("max-bytes", bytes);
+            rawCache.put("max-bytes", properties.set("cacheMaxBytes", bytes));
             return this;
         }
 
         public Builder cacheMaxEntryBytes(long bytes) {
-            properties.set("cacheMaxEntryBytes");
-            rawCache.put("max-entry-bytes", bytes);
+            rawCache.put("max-entry-bytes", properties.set("cacheMaxEntryBytes", bytes));
             return this;
         }
 

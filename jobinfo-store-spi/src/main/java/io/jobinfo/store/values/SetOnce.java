@@ -18,14 +18,28 @@ public final class SetOnce {
     }
 
     /**
-     * Records that {@code property} is being set.
+     * Records that {@code property} is being set to {@code value} and returns the value, for
+     * {@code this.x = properties.set("x", checked(x));}: a value whose check throws first is not recorded.
      *
      * @throws IllegalStateException naming the property, when it was set before
      */
-    public void set(String property) {
+    public <V> V set(String property, V value) {
         if (!given.add(property)) {
             throw new IllegalStateException(builder + ": " + property + " is already set; each property can be set"
                     + " once");
         }
+        return value;
+    }
+
+    /**
+     * {@code value} if it lies in {@code min..max}.
+     *
+     * @throws IllegalArgumentException {@code "<what> must be <min>..<max>: <value>"}
+     */
+    public static int within(String what, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(what + " must be " + min + ".." + max + ": " + value);
+        }
+        return value;
     }
 }
