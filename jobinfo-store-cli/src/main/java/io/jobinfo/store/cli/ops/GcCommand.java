@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
@@ -71,9 +72,8 @@ public final class GcCommand extends OpsCommand {
             + " pointers back (or once nothing was lost): the blobs of lost pointers look like orphans.")
     boolean acknowledgeIncidents;
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ProgressDisplay.Mode progress;
+    @Mixin
+    ProgressOption progress;
 
     @Override
     int execute() {
@@ -94,7 +94,7 @@ public final class GcCommand extends OpsCommand {
             if (acknowledgeIncidents) {
                 incidents.acknowledge(java.time.Instant.now(), "jobinfo-store gc --acknowledge-incidents");
             }
-            ProgressDisplay display = new ProgressDisplay(err(), progress, "gc scan");
+            ProgressDisplay display = progress.display(err(), "gc scan");
             GcReport report;
             try {
                 boolean[] started = {false};

@@ -45,9 +45,8 @@ public final class VerifyCommand extends OpsCommand {
                     + " (submits in flight) (default: ${DEFAULT-VALUE}).")
     Duration ignoreYoungerThan;
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ProgressDisplay.Mode progress;
+    @Mixin
+    ProgressOption progress;
 
     @Override
     int execute() {
@@ -56,7 +55,7 @@ public final class VerifyCommand extends OpsCommand {
                     + parallelism);
         }
         try (OpsSession session = OpsSession.open(connection)) {
-            ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
+            ProgressDisplay display = progress.display(err(), "verify");
             Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC(),
                     new OrphanRule(ignoreYoungerThan), valueFormat.formats(), KnownCodecs.all());
             Verifier.Report report;
