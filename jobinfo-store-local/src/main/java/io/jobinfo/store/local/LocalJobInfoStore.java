@@ -22,11 +22,9 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
@@ -50,7 +48,6 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     private final boolean fsync;
     /** {@code null}: a create waits as long as the disk does. */
     private final WriteDeadline deadline;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private LocalJobInfoStore(Path dir, String storeId, boolean fsync, long writeTimeoutMillis) {
         this.dir = dir;
@@ -281,9 +278,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        List<StoredBlob> result = new ArrayList<>();
-        listUntil(result::add);
-        return result;
+        return listAll();
     }
 
     /** Reads the directory one entry at a time and stops reading it (and stat-ing its files) at the first false. */
@@ -342,14 +337,8 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true) && deadline != null) {
+        if (markClosed(dir.toUri().toString()) && deadline != null) {
             deadline.close();
-        }
-    }
-
-    private void checkOpen() throws JobInfoStoreException {
-        if (closed.get()) {
-            throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
         }
     }
 

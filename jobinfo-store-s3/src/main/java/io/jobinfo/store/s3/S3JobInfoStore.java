@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +128,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final boolean conditionalWrites;
     private final boolean sdkChecksums;
     private volatile int listPageKeys = LIST_PAGE_KEYS;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Tests: one client for everything, with the SDK's CRC32C checksums. */
     S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
@@ -544,9 +542,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        List<StoredBlob> result = new ArrayList<>();
-        listUntil(result::add);
-        return result;
+        return listAll();
     }
 
     /**
@@ -621,14 +617,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (markClosed(locationBase)) {
             clients.close();
-        }
-    }
-
-    private void checkOpen() throws JobInfoStoreException {
-        if (closed.get()) {
-            throw new JobInfoStoreException("The store is closed", null, locationBase);
         }
     }
 
