@@ -180,30 +180,22 @@ public final class GcCommand extends OpsCommand {
             incidents.add(c.describe());
         }
         m.put("openIncidents", incidents);
-        List<Map<String, Object>> undecodable = new ArrayList<>();
-        r.undecodable().forEach((jobId, reason) -> {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("jobId", jobId);
-            e.put("reason", reason);
-            undecodable.add(e);
-        });
-        m.put("undecodable", undecodable);
+        m.put("undecodable", jsonList(r.undecodable().entrySet(), (u, e) -> {
+            e.put("jobId", u.getKey());
+            e.put("reason", u.getValue());
+        }));
         m.put("failures", r.failures());
         m.put("exitCode", exit);
         return m;
     }
 
     private static List<Map<String, Object>> blobs(List<StoredBlob> list) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (StoredBlob b : list) {
-            Map<String, Object> e = new LinkedHashMap<>();
+        return jsonList(list, (b, e) -> {
             e.put("jobId", b.jobId());
             e.put("location", b.location());
             e.put("sizeBytes", b.sizeBytes());
             e.put("lastModified", b.lastModified().toString());
-            out.add(e);
-        }
-        return out;
+        });
     }
 
     private static void print(PrintWriter out, GcReport r, String map, String storeId) {

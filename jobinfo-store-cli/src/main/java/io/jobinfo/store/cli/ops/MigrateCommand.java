@@ -221,15 +221,11 @@ public final class MigrateCommand extends OpsCommand {
     }
 
     private static List<Map<String, Object>> entries(List<Migrator.EntryResult> results) {
-        List<Map<String, Object>> list = new ArrayList<>();
-        for (Migrator.EntryResult e : results) {
-            Map<String, Object> m = new LinkedHashMap<>();
+        return jsonList(results, (e, m) -> {
             m.put("jobId", e.jobId());
             m.put("reason", e.reason().name());
             m.put("message", e.describe());
-            list.add(m);
-        }
-        return list;
+        });
     }
 
     static void printReport(PrintWriter out, MigrationReport r, String storeType) {
