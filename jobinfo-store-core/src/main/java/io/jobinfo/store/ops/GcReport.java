@@ -4,6 +4,7 @@ import io.jobinfo.store.lifecycle.MapValueReader;
 
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.spi.StoredBlob;
+import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,7 +16,7 @@ import java.util.TreeMap;
 /**
  * What a {@link GarbageCollector} run found and did.
  */
-public final class GcReport {
+public final class GcReport extends ValueObject {
     private final Instant startedAt;
     private final Duration grace;
     private final int scanned;
@@ -180,52 +181,15 @@ public final class GcReport {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        GcReport other = (GcReport) o;
-        return java.util.Objects.equals(startedAt, other.startedAt)
-                && java.util.Objects.equals(grace, other.grace)
-                && scanned == other.scanned
-                && referenced == other.referenced
-                && young == other.young
-                && java.util.Objects.equals(orphans, other.orphans)
-                && java.util.Objects.equals(leftovers, other.leftovers)
-                && java.util.Objects.equals(deleted, other.deleted)
-                && savedByRecheck == other.savedByRecheck
-                && java.util.Objects.equals(failures, other.failures)
-                && deleting == other.deleting
-                && claimed == other.claimed
-                && interruptedDeletions == other.interruptedDeletions
-                && finishedDeletions.equals(other.finishedDeletions)
-                && heldBy.equals(other.heldBy)
-                && undecodable.equals(other.undecodable);
+    protected Object[] components() {
+        return new Object[] {"startedAt", startedAt, "grace", grace, "scanned", scanned, "referenced", referenced,
+                "young", young, "orphans", orphans, "leftovers", leftovers, "deleted", deleted, "savedByRecheck",
+                savedByRecheck, "failures", failures, "deleting", deleting, "claimed", claimed, "interruptedDeletions",
+                interruptedDeletions, "finishedDeletions", finishedDeletions, "heldBy", heldBy, "undecodable",
+                undecodable};
     }
 
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + java.util.Objects.hashCode(startedAt);
-        h = 31 * h + java.util.Objects.hashCode(grace);
-        h = 31 * h + scanned;
-        h = 31 * h + referenced;
-        h = 31 * h + young;
-        h = 31 * h + java.util.Objects.hashCode(orphans);
-        h = 31 * h + java.util.Objects.hashCode(leftovers);
-        h = 31 * h + java.util.Objects.hashCode(deleted);
-        h = 31 * h + savedByRecheck;
-        h = 31 * h + java.util.Objects.hashCode(failures);
-        h = 31 * h + Boolean.hashCode(deleting);
-        h = 31 * h + claimed;
-        h = 31 * h + heldBy.hashCode();
-        h = 31 * h + undecodable.hashCode();
-        return h;
-    }
-
+    /** As {@link ValueObject#toString()}, but the undecodable jobs by id only (their descriptions can be long). */
     @Override
     public String toString() {
         return "GcReport[startedAt=" + startedAt + ", grace=" + grace + ", scanned=" + scanned

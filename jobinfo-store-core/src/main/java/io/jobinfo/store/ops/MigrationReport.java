@@ -1,5 +1,6 @@
 package io.jobinfo.store.ops;
 
+import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +11,7 @@ import java.util.Map;
 /**
  * What a {@link Migrator} run found and did.
  */
-public final class MigrationReport {
+public final class MigrationReport extends ValueObject {
     private final Migrator.Direction direction;
     private final boolean dryRun;
     private final String mapName;
@@ -148,58 +149,10 @@ public final class MigrationReport {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        MigrationReport other = (MigrationReport) o;
-        return java.util.Objects.equals(direction, other.direction)
-                && dryRun == other.dryRun
-                && java.util.Objects.equals(mapName, other.mapName)
-                && java.util.Objects.equals(storeId, other.storeId)
-                && scanned == other.scanned
-                && converted == other.converted
-                && payloadBytes == other.payloadBytes
-                && heapFreedPerCopy == other.heapFreedPerCopy
-                && copies == other.copies
-                && java.util.Objects.equals(skipped, other.skipped)
-                && java.util.Objects.equals(failed, other.failed)
-                && notProcessed == other.notProcessed
-                && retries == other.retries
-                && java.util.Objects.equals(duration, other.duration)
-                && cancelled == other.cancelled;
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + java.util.Objects.hashCode(direction);
-        h = 31 * h + Boolean.hashCode(dryRun);
-        h = 31 * h + java.util.Objects.hashCode(mapName);
-        h = 31 * h + java.util.Objects.hashCode(storeId);
-        h = 31 * h + scanned;
-        h = 31 * h + converted;
-        h = 31 * h + Long.hashCode(payloadBytes);
-        h = 31 * h + Long.hashCode(heapFreedPerCopy);
-        h = 31 * h + copies;
-        h = 31 * h + java.util.Objects.hashCode(skipped);
-        h = 31 * h + java.util.Objects.hashCode(failed);
-        h = 31 * h + notProcessed;
-        h = 31 * h + retries;
-        h = 31 * h + java.util.Objects.hashCode(duration);
-        h = 31 * h + Boolean.hashCode(cancelled);
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "MigrationReport[direction=" + direction + ", dryRun=" + dryRun + ", mapName=" + mapName
-                + ", storeId=" + storeId + ", scanned=" + scanned + ", converted=" + converted
-                + ", payloadBytes=" + payloadBytes + ", heapFreedPerCopy=" + heapFreedPerCopy + ", copies=" + copies
-                + ", skipped=" + skipped + ", failed=" + failed + ", notProcessed=" + notProcessed
-                + ", retries=" + retries + ", duration=" + duration + ", cancelled=" + cancelled + "]";
+    protected Object[] components() {
+        return new Object[] {"direction", direction, "dryRun", dryRun, "mapName", mapName, "storeId", storeId,
+                "scanned", scanned, "converted", converted, "payloadBytes", payloadBytes, "heapFreedPerCopy",
+                heapFreedPerCopy, "copies", copies, "skipped", skipped, "failed", failed, "notProcessed", notProcessed,
+                "retries", retries, "duration", duration, "cancelled", cancelled};
     }
 }

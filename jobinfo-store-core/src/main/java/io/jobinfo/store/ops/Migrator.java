@@ -28,6 +28,8 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.values.SetOnce;
+import io.jobinfo.store.values.ValueObject;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -132,7 +134,7 @@ public final class Migrator {
     /**
      * One examined entry.
      */
-    public static final class EntryResult {
+    public static final class EntryResult extends ValueObject {
         private final long jobId;
         private final Outcome outcome;
         private final Reason reason;
@@ -195,41 +197,9 @@ public final class Migrator {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            EntryResult other = (EntryResult) o;
-            return jobId == other.jobId
-                    && java.util.Objects.equals(outcome, other.outcome)
-                    && java.util.Objects.equals(reason, other.reason)
-                    && java.util.Objects.equals(detail, other.detail)
-                    && payloadBytes == other.payloadBytes
-                    && heapFreedPerCopy == other.heapFreedPerCopy
-                    && attempts == other.attempts;
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Long.hashCode(jobId);
-            h = 31 * h + java.util.Objects.hashCode(outcome);
-            h = 31 * h + java.util.Objects.hashCode(reason);
-            h = 31 * h + java.util.Objects.hashCode(detail);
-            h = 31 * h + Long.hashCode(payloadBytes);
-            h = 31 * h + Long.hashCode(heapFreedPerCopy);
-            h = 31 * h + attempts;
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "EntryResult[jobId=" + jobId + ", outcome=" + outcome + ", reason=" + reason + ", detail=" + detail
-                    + ", payloadBytes=" + payloadBytes + ", heapFreedPerCopy=" + heapFreedPerCopy
-                    + ", attempts=" + attempts + "]";
+        protected Object[] components() {
+            return new Object[] {"jobId", jobId, "outcome", outcome, "reason", reason, "detail", detail, "payloadBytes",
+                    payloadBytes, "heapFreedPerCopy", heapFreedPerCopy, "attempts", attempts};
         }
     }
 
@@ -365,6 +335,61 @@ public final class Migrator {
     }
 
     private EntryResult migrateOne(long jobId, boolean dryRun) {
+        return attempts(jobId, "entry stays inline",
+                (read, value, attempt) -> migrateAttempt(jobId, dryRun, read, value, attempt));
+    }
+
+    /** One attempt at migrating a live entry: its result, or {@code null} when the entry changed meanwhile. */
+    private EntryResult migrateAttempt(long jobId, boolean dryRun, MapValue read, Object value, int attempt) {
+        if (formats.pointerOf(value) != null) {
+            return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
+        }
+        JobValueFormat format = formats.forValue(value);
+        if (format == null) {
+            return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
+        }
+        InlineJob inline;
+        try {
+            inline = format.read(jobId, value);
+        } catch (CodecException e) {
+            return fail(jobId, Reason.UNKNOWN_VALUE, "the " + format.name() + " value is malformed: "
+                    + e.getMessage() + "; the entry stays as it is", attempt);
+        }
+        byte[] payload = inline.payload();
+        long freedPerCopy = format.valueBytes(payload.length) - format.pointerValueBytes(store.storeId());
+        if (dryRun) {
+            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                    attempt);
+        }
+        // no delete of this id (drop-in or tool) runs between the blob and the reference: in SeaTunnel's map the
+        // id's claim lock is held, as the drop-in's move holds it
+        DeleteClaims.WriteHold hold = claims.holdForWrite(jobId);
+        if (hold == null) {
+            LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
+            return null;
+        }
+        EntryResult result;
+        try {
+            result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
+        } finally {
+            hold.release();
+        }
+        return result;
+    }
+
+    /** One attempt at an entry whose value decodes and is live. */
+    private interface Attempt {
+        /** The entry's result, or {@code null} when it changed meanwhile and the next attempt should look again. */
+        EntryResult run(MapValue read, Object value, int attempt);
+    }
+
+    /**
+     * Runs {@code step} on the entry's current value until it gives a result, at most {@link #maxAttempts} times.
+     * An entry whose value does not decode fails, and one that is gone or being deleted (a marker: the job ended, its
+     * blob is being deleted) is skipped, at once; after the last attempt the entry fails as kept changing, the
+     * {@code kept} part of the message saying what stays.
+     */
+    private EntryResult attempts(long jobId, String kept, Attempt step) {
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             MapValue read = reader.read(jobId);
             if (read.undecodable()) {
@@ -372,47 +397,15 @@ public final class Migrator {
             }
             Object value = read.value();
             if (value == null || value instanceof DeleteMarker) {
-                return skip(jobId, Reason.REMOVED, attempt); // a marker: the job ended, its blob is being deleted
+                return skip(jobId, Reason.REMOVED, attempt);
             }
-            if (formats.pointerOf(value) != null) {
-                return skip(jobId, attempt == 1 ? Reason.ALREADY_POINTER : Reason.BECAME_POINTER, attempt);
-            }
-            JobValueFormat format = formats.forValue(value);
-            if (format == null) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
-            }
-            InlineJob inline;
-            try {
-                inline = format.read(jobId, value);
-            } catch (CodecException e) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, "the " + format.name() + " value is malformed: "
-                        + e.getMessage() + "; the entry stays as it is", attempt);
-            }
-            byte[] payload = inline.payload();
-            long freedPerCopy = format.valueBytes(payload.length) - format.pointerValueBytes(store.storeId());
-            if (dryRun) {
-                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
-                        attempt);
-            }
-            // no delete of this id (drop-in or tool) runs between the blob and the reference: in SeaTunnel's map the
-            // id's claim lock is held, as the drop-in's move holds it
-            DeleteClaims.WriteHold hold = claims.holdForWrite(jobId);
-            if (hold == null) {
-                LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
-                continue;
-            }
-            EntryResult result;
-            try {
-                result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
-            } finally {
-                hold.release();
-            }
+            EntryResult result = step.run(read, value, attempt);
             if (result != null) {
                 return result;
             }
         }
-        return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the entry stays inline,"
-                + " rerun", maxAttempts);
+        return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the " + kept + ", rerun",
+                maxAttempts);
     }
 
     /**
@@ -511,85 +504,80 @@ public final class Migrator {
     }
 
     private EntryResult rollbackOne(long jobId, boolean dryRun) {
-        for (int attempt = 1; attempt <= maxAttempts; attempt++) {
-            MapValue read = reader.read(jobId);
-            if (read.undecodable()) {
-                return fail(jobId, Reason.UNDECODABLE_VALUE, read.problem() + "; the entry stays as it is", attempt);
-            }
-            Object value = read.value();
-            if (value == null || value instanceof DeleteMarker) {
-                return skip(jobId, Reason.REMOVED, attempt);
-            }
-            JobInfoPointer pointer = formats.pointerOf(value);
-            if (pointer == null && formats.forValue(value) != null) {
-                return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
-            }
-            if (pointer == null) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
-            }
-            if (!pointer.storeId().equals(store.storeId())) {
-                return fail(jobId, Reason.OTHER_STORE, "the pointer names store '" + pointer.storeId()
-                        + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
-                        + " configuration", attempt);
-            }
-            JobValueFormat format = formats.forRollback(pointer.codecId());
-            if (format == null) {
-                return fail(jobId, Reason.UNKNOWN_VALUE, "no value format of this run (" + formats.names()
-                        + ") restores codec id " + pointer.codecId() + "; the pointer was kept, rerun with a"
-                        + " value format that does", attempt);
-            }
-            long freedPerCopy = format.pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
-            if (dryRun) {
-                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
-                        freedPerCopy, attempt);
-            }
-            VerifiedBlob blob;
-            try {
-                blob = store.read(jobId);
-            } catch (JobInfoStoreException e) {
-                return fail(jobId, Reason.BLOB_INVALID, e.getMessage() + "; the pointer was kept", attempt);
-            }
-            if (!pointer.matches(blob.header())) {
-                return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " does not match its"
-                        + " pointer (pointer " + pointer + ", blob " + blob.header() + "); the pointer was kept",
-                        attempt);
-            }
-            InlineJob job = new InlineJob(pointer.initializationTimestamp(), pointer.codecId(), blob.payload());
-            Object inline;
-            try {
-                inline = format.inlineValue(jobId, job);
-            } catch (CodecException e) {
-                return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " is not a "
-                        + format.name() + " job: " + e.getMessage() + "; the pointer was kept", attempt);
-            }
-            listener.beforeReplace(jobId, attempt);
-            boolean replaced;
-            try {
-                replaced = map.replace(jobId, read.compareValue(), inline); // the value read: bare or wrapped pointer
-            } catch (RuntimeException e) {
-                replaced = sameJob(jobId, current(jobId), job);
-            }
-            if (replaced) {
-                String detail = "";
-                try {
-                    store.delete(jobId);
-                } catch (JobInfoStoreException e) {
-                    detail = "the blob could not be deleted (" + e.getMessage() + "); the next migration reuses it";
-                    LOG.warn("job {}: rolled back, but {}", jobId, detail);
-                }
-                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
-                        freedPerCopy, attempt);
-            }
-            Object now = current(jobId);
-            if (now == null || now instanceof DeleteMarker) {
-                return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
-            }
-            if (formats.forValue(now) != null) {
-                return skip(jobId, Reason.BECAME_INLINE, attempt);
-            }
+        return attempts(jobId, "pointer was kept",
+                (read, value, attempt) -> rollbackAttempt(jobId, dryRun, read, value, attempt));
+    }
+
+    /** One attempt at rolling a live entry back: its result, or {@code null} when the entry changed meanwhile. */
+    private EntryResult rollbackAttempt(long jobId, boolean dryRun, MapValue read, Object value, int attempt) {
+        JobInfoPointer pointer = formats.pointerOf(value);
+        if (pointer == null && formats.forValue(value) != null) {
+            return skip(jobId, attempt == 1 ? Reason.ALREADY_INLINE : Reason.BECAME_INLINE, attempt);
         }
-        return fail(jobId, Reason.KEPT_CHANGING, "gave up after " + maxAttempts + " attempts; the pointer was kept,"
-                + " rerun", maxAttempts);
+        if (pointer == null) {
+            return fail(jobId, Reason.UNKNOWN_VALUE, unknownValue(value), attempt);
+        }
+        if (!pointer.storeId().equals(store.storeId())) {
+            return fail(jobId, Reason.OTHER_STORE, "the pointer names store '" + pointer.storeId()
+                    + "' but the configured store is '" + store.storeId() + "'; run again with that store's"
+                    + " configuration", attempt);
+        }
+        JobValueFormat format = formats.forRollback(pointer.codecId());
+        if (format == null) {
+            return fail(jobId, Reason.UNKNOWN_VALUE, "no value format of this run (" + formats.names()
+                    + ") restores codec id " + pointer.codecId() + "; the pointer was kept, rerun with a"
+                    + " value format that does", attempt);
+        }
+        long freedPerCopy = format.pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
+        if (dryRun) {
+            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
+                    freedPerCopy, attempt);
+        }
+        VerifiedBlob blob;
+        try {
+            blob = store.read(jobId);
+        } catch (JobInfoStoreException e) {
+            return fail(jobId, Reason.BLOB_INVALID, e.getMessage() + "; the pointer was kept", attempt);
+        }
+        if (!pointer.matches(blob.header())) {
+            return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " does not match its"
+                    + " pointer (pointer " + pointer + ", blob " + blob.header() + "); the pointer was kept",
+                    attempt);
+        }
+        InlineJob job = new InlineJob(pointer.initializationTimestamp(), pointer.codecId(), blob.payload());
+        Object inline;
+        try {
+            inline = format.inlineValue(jobId, job);
+        } catch (CodecException e) {
+            return fail(jobId, Reason.BLOB_INVALID, "the blob at " + blob.location() + " is not a "
+                    + format.name() + " job: " + e.getMessage() + "; the pointer was kept", attempt);
+        }
+        listener.beforeReplace(jobId, attempt);
+        boolean replaced;
+        try {
+            replaced = map.replace(jobId, read.compareValue(), inline); // the value read: bare or wrapped pointer
+        } catch (RuntimeException e) {
+            replaced = sameJob(jobId, current(jobId), job);
+        }
+        if (replaced) {
+            String detail = "";
+            try {
+                store.delete(jobId);
+            } catch (JobInfoStoreException e) {
+                detail = "the blob could not be deleted (" + e.getMessage() + "); the next migration reuses it";
+                LOG.warn("job {}: rolled back, but {}", jobId, detail);
+            }
+            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
+                    freedPerCopy, attempt);
+        }
+        Object now = current(jobId);
+        if (now == null || now instanceof DeleteMarker) {
+            return skip(jobId, Reason.REMOVED, attempt); // the coordinator deletes the blob of a removed job
+        }
+        if (formats.forValue(now) != null) {
+            return skip(jobId, Reason.BECAME_INLINE, attempt);
+        }
+        return null;
     }
 
     /**
@@ -684,8 +672,12 @@ public final class Migrator {
         return new EntryResult(jobId, Outcome.FAILED, reason, detail, 0, 0, attempts);
     }
 
-    /** Configures a {@link Migrator}. */
+    /**
+     * Configures a {@link Migrator}. Each property can be set once: a second set throws
+     * {@link IllegalStateException}.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("Migrator.Builder");
         private final IMap<Long, Object> map;
         private final JobInfoStore store;
         private int parallelism = DEFAULT_PARALLELISM;
@@ -706,39 +698,30 @@ public final class Migrator {
          * waits (and let the file system commit several fsyncs at once); 16 entries of 200 KB jobs hold about 10 MB.
          */
         public Builder parallelism(int parallelism) {
-            if (parallelism < 1 || parallelism > 64) {
-                throw new IllegalArgumentException("parallelism must be 1..64: " + parallelism);
-            }
-            this.parallelism = parallelism;
+            this.parallelism = properties.set("parallelism", SetOnce.within("parallelism", parallelism, 1, 64));
             return this;
         }
 
         /** Compare-and-set attempts per entry when the entry keeps changing; default 3. */
         public Builder maxAttempts(int attempts) {
-            if (attempts < 1 || attempts > 100) {
-                throw new IllegalArgumentException("attempts must be 1..100: " + attempts);
-            }
-            this.maxAttempts = attempts;
+            this.maxAttempts = properties.set("maxAttempts", SetOnce.within("attempts", attempts, 1, 100));
             return this;
         }
 
         /** Copies the cluster keeps of each entry (1 + backup count), for the heap estimate; default 2. */
         public Builder copies(int copies) {
-            if (copies < 1 || copies > 7) {
-                throw new IllegalArgumentException("copies must be 1..7: " + copies);
-            }
-            this.copies = copies;
+            this.copies = properties.set("copies", SetOnce.within("copies", copies, 1, 7));
             return this;
         }
 
         public Builder listener(Listener listener) {
-            this.listener = Objects.requireNonNull(listener, "listener");
+            this.listener = properties.set("listener", Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
         /** The inline value formats to migrate and roll back to; default {@link JobValueFormats#inlineOnly()}. */
         public Builder formats(JobValueFormats formats) {
-            this.formats = Objects.requireNonNull(formats, "formats");
+            this.formats = properties.set("formats", Objects.requireNonNull(formats, "formats"));
             return this;
         }
 
@@ -748,7 +731,7 @@ public final class Migrator {
          * ({@link JobValueFormats#deleteClaims}).
          */
         public Builder claims(DeleteClaims claims) {
-            this.claims = Objects.requireNonNull(claims, "claims");
+            this.claims = properties.set("claims", Objects.requireNonNull(claims, "claims"));
             return this;
         }
 

@@ -11,6 +11,7 @@ import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
+import io.jobinfo.store.values.SetOnce;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -267,8 +268,12 @@ public final class PointerRebuilder {
                 : "taking the pointer back failed: run verify"), null);
     }
 
-    /** Configures a {@link PointerRebuilder}. */
+    /**
+     * Configures a {@link PointerRebuilder}. Each property can be set once: a second set throws
+     * {@link IllegalStateException}.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("PointerRebuilder.Builder");
         private final IMap<Long, Object> map;
         private final JobInfoStore store;
         private final Instant modifiedNotAfter;
@@ -284,14 +289,14 @@ public final class PointerRebuilder {
 
         /** Only job ids in these partitions (by {@code partitionService}, a member's or a client's). */
         public Builder onlyPartitions(Set<Integer> partitions, PartitionService partitionService) {
-            this.partitions = Objects.requireNonNull(partitions, "partitions");
+            this.partitions = properties.set("onlyPartitions", Objects.requireNonNull(partitions, "partitions"));
             this.partitionService = Objects.requireNonNull(partitionService, "partitionService");
             return this;
         }
 
         /** Version 1 blobs get their modification time as initialization timestamp (default: skipped). */
         public Builder timestampFromModificationTime(boolean allowed) {
-            this.timestampFromModificationTime = allowed;
+            this.timestampFromModificationTime = properties.set("timestampFromModificationTime", allowed);
             return this;
         }
 

@@ -20,6 +20,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
+import io.jobinfo.store.values.ValueObject;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,7 +55,7 @@ public final class Verifier {
     /**
      * What a run found.
      */
-    public static final class Report {
+    public static final class Report extends ValueObject {
         private final Instant startedAt;
         private final int entries;
         private final int validPointers;
@@ -142,48 +143,14 @@ public final class Verifier {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            Report other = (Report) o;
-            return java.util.Objects.equals(startedAt, other.startedAt)
-                    && entries == other.entries
-                    && validPointers == other.validPointers
-                    && java.util.Objects.equals(broken, other.broken)
-                    && java.util.Objects.equals(inline, other.inline)
-                    && java.util.Objects.equals(orphans, other.orphans)
-                    && java.util.Objects.equals(incomplete, other.incomplete)
-                    && grace.equals(other.grace);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + java.util.Objects.hashCode(startedAt);
-            h = 31 * h + entries;
-            h = 31 * h + validPointers;
-            h = 31 * h + java.util.Objects.hashCode(broken);
-            h = 31 * h + java.util.Objects.hashCode(inline);
-            h = 31 * h + java.util.Objects.hashCode(orphans);
-            h = 31 * h + java.util.Objects.hashCode(incomplete);
-            h = 31 * h + grace.hashCode();
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Report[startedAt=" + startedAt + ", entries=" + entries + ", validPointers=" + validPointers
-                    + ", broken=" + broken + ", inline=" + inline + ", orphans=" + orphans
-                    + ", incomplete=" + incomplete + ", grace=" + grace + "]";
+        protected Object[] components() {
+            return new Object[] {"startedAt", startedAt, "entries", entries, "validPointers", validPointers, "broken",
+                    broken, "inline", inline, "orphans", orphans, "incomplete", incomplete, "grace", grace};
         }
     }
 
     /** A pointer (or value) that does not resolve. */
-    public static final class Problem {
+    public static final class Problem extends ValueObject {
         private final long jobId;
         private final String location;
         private final String reason;
@@ -207,36 +174,13 @@ public final class Verifier {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            Problem other = (Problem) o;
-            return jobId == other.jobId
-                    && java.util.Objects.equals(location, other.location)
-                    && java.util.Objects.equals(reason, other.reason);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Long.hashCode(jobId);
-            h = 31 * h + java.util.Objects.hashCode(location);
-            h = 31 * h + java.util.Objects.hashCode(reason);
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Problem[jobId=" + jobId + ", location=" + location + ", reason=" + reason + "]";
+        protected Object[] components() {
+            return new Object[] {"jobId", jobId, "location", location, "reason", reason};
         }
     }
 
     /** An inline value, its encoded size and its value format. */
-    public static final class InlineEntry {
+    public static final class InlineEntry extends ValueObject {
         private final long jobId;
         private final long encodedBytes;
         private final String format;
@@ -266,30 +210,8 @@ public final class Verifier {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            InlineEntry other = (InlineEntry) o;
-            return jobId == other.jobId
-                    && encodedBytes == other.encodedBytes
-                    && format.equals(other.format);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + Long.hashCode(jobId);
-            h = 31 * h + Long.hashCode(encodedBytes);
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "InlineEntry[jobId=" + jobId + ", encodedBytes=" + encodedBytes + ", format=" + format + "]";
+        protected Object[] components() {
+            return new Object[] {"jobId", jobId, "encodedBytes", encodedBytes, "format", format};
         }
     }
 

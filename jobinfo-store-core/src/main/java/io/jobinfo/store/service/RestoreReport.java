@@ -1,6 +1,7 @@
 package io.jobinfo.store.service;
 
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -12,7 +13,7 @@ import java.util.Set;
  * Outcome of {@link RunningJobInfoRegistry#restoreAll}: which jobs were restored and, per job, why the others were
  * not. One broken blob fails its own job only.
  */
-public final class RestoreReport {
+public final class RestoreReport extends ValueObject {
     private final Set<Long> restored;
     private final Map<Long, JobInfoStoreException> failed;
     private final Duration duration;
@@ -47,30 +48,7 @@ public final class RestoreReport {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        RestoreReport other = (RestoreReport) o;
-        return java.util.Objects.equals(restored, other.restored)
-                && java.util.Objects.equals(failed, other.failed)
-                && java.util.Objects.equals(duration, other.duration);
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + java.util.Objects.hashCode(restored);
-        h = 31 * h + java.util.Objects.hashCode(failed);
-        h = 31 * h + java.util.Objects.hashCode(duration);
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "RestoreReport[restored=" + restored + ", failed=" + failed + ", duration=" + duration + "]";
+    protected Object[] components() {
+        return new Object[] {"restored", restored, "failed", failed, "duration", duration};
     }
 }

@@ -29,6 +29,7 @@ import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.values.SetOnce;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import java.time.Clock;
@@ -549,8 +550,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         cache.close(); // empties it; the cache clock's thread stops with the last registry of the JVM
     }
 
-    /** Configures a {@link RunningJobInfoRegistry}. */
+    /**
+     * Configures a {@link RunningJobInfoRegistry}. Each property can be set once: a second set throws
+     * {@link IllegalStateException} naming it ({@link #readAlsoFrom} adds a store each time).
+     */
     public static final class Builder<T> {
+        private final SetOnce properties = new SetOnce("RunningJobInfoRegistry.Builder");
         private final HazelcastInstance hazelcast;
         private final JobInfoStore store;
         private final JobInfoCodec<T> codec;
@@ -575,12 +580,12 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
         /** The map of running jobs; default {@value #DEFAULT_MAP_NAME}. */
         public Builder<T> mapName(String mapName) {
-            this.mapName = Objects.requireNonNull(mapName, "mapName");
+            this.mapName = properties.set("mapName", Objects.requireNonNull(mapName, "mapName"));
             return this;
         }
 
         public Builder<T> cache(CacheConfig cacheConfig) {
-            this.cacheConfig = Objects.requireNonNull(cacheConfig, "cacheConfig");
+            this.cacheConfig = properties.set("cache", Objects.requireNonNull(cacheConfig, "cacheConfig"));
             return this;
         }
 
@@ -595,10 +600,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * ({@link JobInfoStore#suggestedReadParallelism()}: 8, 32 for the S3 store).
          */
         public Builder<T> restoreParallelism(int parallelism) {
-            if (parallelism < 1 || parallelism > 256) {
-                throw new IllegalArgumentException("restore parallelism must be 1..256: " + parallelism);
-            }
-            this.restoreParallelism = parallelism;
+            this.restoreParallelism = properties.set("restoreParallelism",
+                    SetOnce.within("restore parallelism", parallelism, 1, 256));
             return this;
         }
 
@@ -610,7 +613,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * rewrite of the store; see {@code docs/design.md}, "Read verification".
          */
         public Builder<T> readVerification(ReadVerification level) {
-            this.readVerification = Objects.requireNonNull(level, "level");
+            this.readVerification = properties.set("readVerification", Objects.requireNonNull(level, "level"));
             return this;
         }
 
@@ -631,13 +634,13 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (maxBytes < 0) {
                 throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
             }
-            this.restorePrefetchBytes = maxBytes;
+            this.restorePrefetchBytes = properties.set("restorePrefetch", maxBytes);
             return this;
         }
 
         /** Where metrics go; by default nowhere. */
         public Builder<T> meterRegistry(MeterRegistry registry) {
-            this.meterRegistry = Objects.requireNonNull(registry, "registry");
+            this.meterRegistry = properties.set("meterRegistry", Objects.requireNonNull(registry, "registry"));
             return this;
         }
 
@@ -647,7 +650,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link #takeOver()} must be called before the first submit or remove.
          */
         public Builder<T> fencing(boolean enabled) {
-            this.fencing = enabled;
+            this.fencing = properties.set("fencing", enabled);
             return this;
         }
 
@@ -659,7 +662,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
             if (wait.isNegative()) {
                 throw new IllegalArgumentException("claim wait must not be negative: " + wait);
             }
-            this.claimWait = wait;
+            this.claimWait = properties.set("claimWait", wait);
             return this;
         }
 
@@ -669,7 +672,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * for this map runs on the same member.
          */
         public Builder<T> watchPartitionLoss(boolean enabled) {
-            this.watchPartitionLoss = enabled;
+            this.watchPartitionLoss = properties.set("watchPartitionLoss", enabled);
             return this;
         }
 
@@ -679,7 +682,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * nothing (logged).
          */
         public Builder<T> clusterName(String clusterName) {
-            this.clusterName = Objects.requireNonNull(clusterName, "clusterName");
+            this.clusterName = properties.set("clusterName", Objects.requireNonNull(clusterName, "clusterName"));
             return this;
         }
 
@@ -688,7 +691,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * {@link SubmitPhaseListener}.
          */
         public Builder<T> submitPhaseListener(SubmitPhaseListener listener) {
-            this.observer = Objects.requireNonNull(listener, "listener");
+            this.observer = properties.set("submitPhaseListener", Objects.requireNonNull(listener, "listener"));
             return this;
         }
 

@@ -26,7 +26,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
@@ -102,7 +101,6 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private final String dirPrefix;
     private final String storeId;
     private final Commit commit;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     private HdfsJobInfoStore(FileSystem fs, FileSystem ops, Commit commit, UserGroupInformation ugi,
                              boolean keytabLogin, Path dir, String storeId) {
@@ -612,7 +610,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() throws JobInfoStoreException {
-        if (!closed.compareAndSet(false, true)) {
+        if (!markClosed(dir.toUri().toString())) {
             return;
         }
         try {
@@ -632,12 +630,6 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
-
-    private void checkOpen() throws JobInfoStoreException {
-        if (closed.get()) {
-            throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
-        }
-    }
 
     private java.nio.file.Path localFile(Path p) {
         return ((RawLocalFileSystem) ops).pathToFile(p).toPath();

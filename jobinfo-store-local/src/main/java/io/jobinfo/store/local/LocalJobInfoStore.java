@@ -22,7 +22,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -49,7 +48,6 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     private final boolean fsync;
     /** {@code null}: a create waits as long as the disk does. */
     private final WriteDeadline deadline;
-    private volatile boolean closed;
 
     private LocalJobInfoStore(Path dir, String storeId, boolean fsync, long writeTimeoutMillis) {
         this.dir = dir;
@@ -280,9 +278,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        List<StoredBlob> result = new ArrayList<>();
-        listUntil(result::add);
-        return result;
+        return listAll();
     }
 
     /** Reads the directory one entry at a time and stops reading it (and stat-ing its files) at the first false. */
@@ -341,15 +337,8 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        closed = true;
-        if (deadline != null) {
+        if (markClosed(dir.toUri().toString()) && deadline != null) {
             deadline.close();
-        }
-    }
-
-    private void checkOpen() throws JobInfoStoreException {
-        if (closed) {
-            throw new JobInfoStoreException("The store is closed", null, dir.toUri().toString());
         }
     }
 

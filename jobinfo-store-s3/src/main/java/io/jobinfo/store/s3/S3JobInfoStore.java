@@ -22,7 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -129,7 +129,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final boolean conditionalWrites;
     private final boolean sdkChecksums;
     private volatile int listPageKeys = LIST_PAGE_KEYS;
-    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** Tests: one client for everything, with the SDK's CRC32C checksums. */
     S3JobInfoStore(S3Client s3, S3StoreSettings settings, String storeId, boolean conditionalWrites) {
@@ -421,16 +420,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     static void applySse(PutObjectRequest.Builder put, S3StoreSettings settings) {
-        switch (settings.sse) {
-            case S3:
-                put.serverSideEncryption(ServerSideEncryption.AES256);
-                break;
-            case KMS:
-                put.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
-                break;
-            default:
-                break;
-        }
+        applySse(settings, put::serverSideEncryption, put::ssekmsKeyId);
     }
 
     private void applySse(CreateMultipartUploadRequest.Builder create) {
@@ -438,12 +428,19 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     static void applySse(CreateMultipartUploadRequest.Builder create, S3StoreSettings settings) {
+        applySse(settings, create::serverSideEncryption, create::ssekmsKeyId);
+    }
+
+    /** Server-side encryption as {@code settings} ask, through a request builder's two setters. */
+    private static void applySse(S3StoreSettings settings, Consumer<ServerSideEncryption> encryption,
+            Consumer<String> kmsKeyId) {
         switch (settings.sse) {
             case S3:
-                create.serverSideEncryption(ServerSideEncryption.AES256);
+                encryption.accept(ServerSideEncryption.AES256);
                 break;
             case KMS:
-                create.serverSideEncryption(ServerSideEncryption.AWS_KMS).ssekmsKeyId(settings.sseKmsKeyId);
+                encryption.accept(ServerSideEncryption.AWS_KMS);
+                kmsKeyId.accept(settings.sseKmsKeyId);
                 break;
             default:
                 break;
@@ -544,9 +541,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
-        List<StoredBlob> result = new ArrayList<>();
-        listUntil(result::add);
-        return result;
+        return listAll();
     }
 
     /**
@@ -621,14 +616,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
+        if (markClosed(locationBase)) {
             clients.close();
-        }
-    }
-
-    private void checkOpen() throws JobInfoStoreException {
-        if (closed.get()) {
-            throw new JobInfoStoreException("The store is closed", null, locationBase);
         }
     }
 

@@ -188,17 +188,8 @@ final class S3StoreSettings {
             s.sessionToken = token.trim();
         }
 
-        String attempts = trimmed(config.option(RETRY_MAX_ATTEMPTS));
-        if (attempts != null) {
-            try {
-                s.maxAttempts = Integer.parseInt(attempts);
-                if (s.maxAttempts < 1 || s.maxAttempts > 100) {
-                    problems.add(P + RETRY_MAX_ATTEMPTS + ": " + attempts + " must be between 1 (no retry) and 100");
-                }
-            } catch (NumberFormatException e) {
-                problems.add(P + RETRY_MAX_ATTEMPTS + ": '" + attempts + "' is not a whole number; write e.g. 5");
-            }
-        }
+        s.maxAttempts = wholeNumber(config, RETRY_MAX_ATTEMPTS, s.maxAttempts, 1, 100, "1 (no retry) and 100",
+                problems);
         s.baseDelay = duration(config, RETRY_BASE_DELAY, DEFAULT_BASE_DELAY, false, problems);
         s.maxDelay = duration(config, RETRY_MAX_DELAY, DEFAULT_MAX_DELAY, false, problems);
         if (s.baseDelay != null && s.maxDelay != null && s.maxDelay.compareTo(s.baseDelay) < 0) {
@@ -239,27 +230,10 @@ final class S3StoreSettings {
 
         s.multipartThreshold = size(config, MULTIPART_THRESHOLD, DEFAULT_MULTIPART_THRESHOLD, problems);
         s.partSize = size(config, MULTIPART_PART_SIZE, DEFAULT_PART_SIZE, problems);
-        if (s.multipartThreshold >= 0 && (s.multipartThreshold < MIN_PART_SIZE
-                || s.multipartThreshold > MAX_PART_SIZE)) {
-            problems.add(P + MULTIPART_THRESHOLD + ": " + ByteSize.format(s.multipartThreshold) + " must be between"
-                    + " 5MiB and 5GiB (S3's limits for a single PutObject)");
-        }
-        if (s.partSize >= 0 && (s.partSize < MIN_PART_SIZE || s.partSize > MAX_PART_SIZE)) {
-            problems.add(P + MULTIPART_PART_SIZE + ": " + ByteSize.format(s.partSize) + " must be between 5MiB and"
-                    + " 5GiB (S3's part size limits)");
-        }
+        checkPartLimits(MULTIPART_THRESHOLD, s.multipartThreshold, "S3's limits for a single PutObject", problems);
+        checkPartLimits(MULTIPART_PART_SIZE, s.partSize, "S3's part size limits", problems);
         s.allowUnconditionalWrites = bool(config, ALLOW_UNCONDITIONAL_WRITES, false, problems);
-        String rounds = trimmed(config.option(PROBE_RACE_ROUNDS));
-        if (rounds != null) {
-            try {
-                s.probeRaceRounds = Integer.parseInt(rounds);
-                if (s.probeRaceRounds < 1 || s.probeRaceRounds > 100) {
-                    problems.add(P + PROBE_RACE_ROUNDS + ": " + rounds + " must be between 1 and 100");
-                }
-            } catch (NumberFormatException e) {
-                problems.add(P + PROBE_RACE_ROUNDS + ": '" + rounds + "' is not a whole number; write e.g. 5");
-            }
-        }
+        s.probeRaceRounds = wholeNumber(config, PROBE_RACE_ROUNDS, s.probeRaceRounds, 1, 100, "1 and 100", problems);
 
         String checksum = trimmed(config.option(REQUEST_CHECKSUM));
         if (checksum != null) {
@@ -279,6 +253,35 @@ final class S3StoreSettings {
         }
 
         return problems.size() == before ? s : null;
+    }
+
+    /**
+     * The whole number under {@code key}, or {@code absent} when the key is not set (or, with a problem, not a
+     * number). A number outside {@code min..max} is returned with a problem saying it must be between {@code range}.
+     */
+    private static int wholeNumber(JobInfoStorageConfig config, String key, int absent, int min, int max,
+            String range, List<String> problems) {
+        String text = trimmed(config.option(key));
+        if (text == null) {
+            return absent;
+        }
+        try {
+            int value = Integer.parseInt(text);
+            if (value < min || value > max) {
+                problems.add(P + key + ": " + text + " must be between " + range);
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            problems.add(P + key + ": '" + text + "' is not a whole number; write e.g. 5");
+            return absent;
+        }
+    }
+
+    /** A problem when {@code size} (negative: already reported) is outside S3's 5MiB..5GiB, named by {@code limits}. */
+    private static void checkPartLimits(String key, long size, String limits, List<String> problems) {
+        if (size >= 0 && (size < MIN_PART_SIZE || size > MAX_PART_SIZE)) {
+            problems.add(P + key + ": " + ByteSize.format(size) + " must be between 5MiB and 5GiB (" + limits + ")");
+        }
     }
 
     /** {@code /seatunnel/jobinfo} becomes {@code seatunnel/jobinfo/}; empty segments are dropped. */

@@ -2,9 +2,8 @@ package io.jobinfo.store.seatunnel;
 
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.codec.AbstractJobInfoCodec;
 import io.jobinfo.store.codec.CodecException;
-import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.codec.JobInfoCodec;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;
@@ -25,7 +24,7 @@ import org.apache.seatunnel.engine.core.serializable.JobDataSerializerHook;
  *
  * <p>Thread-safe and stateless.
  */
-public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
+public final class SeaTunnelJobDataCodec extends AbstractJobInfoCodec<Data> {
 
     /** The codec id recorded in every envelope this codec writes. */
     public static final int ID = 2;
@@ -47,19 +46,8 @@ public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
     /** The smallest serialized job: both headers and the job id. */
     static final int MIN_LENGTH = DATA_HEADER + IDS_HEADER + 8;
 
-    @Override
-    public int id() {
-        return ID;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<Data> type() {
-        return Data.class;
+    public SeaTunnelJobDataCodec() {
+        super(ID, NAME, Data.class);
     }
 
     /**
@@ -77,15 +65,6 @@ public final class SeaTunnelJobDataCodec implements JobInfoCodec<Data> {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         return bytes;
-    }
-
-    /** Copies the job's bytes once, into the buffer after {@code headerRoom}. */
-    @Override
-    public EncodedPayload encode(Data job, int headerRoom) {
-        byte[] bytes = encode(job);
-        byte[] buffer = new byte[headerRoom + bytes.length];
-        System.arraycopy(bytes, 0, buffer, headerRoom, bytes.length);
-        return new EncodedPayload(buffer, headerRoom, bytes.length);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jobinfo.store.codec;
 
+import io.jobinfo.store.values.ValueObject;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -7,7 +8,7 @@ import java.util.Objects;
  * An encoded job inside a larger buffer: {@code length} bytes from {@code offset}, with {@code offset} free bytes in
  * front for the envelope header, so the envelope is built around the payload without copying it.
  */
-public final class EncodedPayload {
+public final class EncodedPayload extends ValueObject {
     private final byte[] buffer;
     private final int offset;
     private final int length;
@@ -59,30 +60,7 @@ public final class EncodedPayload {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        EncodedPayload other = (EncodedPayload) o;
-        return java.util.Objects.equals(buffer, other.buffer)
-                && offset == other.offset
-                && length == other.length;
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + java.util.Objects.hashCode(buffer);
-        h = 31 * h + offset;
-        h = 31 * h + length;
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "EncodedPayload[buffer=" + buffer + ", offset=" + offset + ", length=" + length + "]";
+    protected Object[] components() {
+        return new Object[] {"buffer", buffer, "offset", offset, "length", length};
     }
 }

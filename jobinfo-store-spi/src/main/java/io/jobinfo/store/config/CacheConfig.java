@@ -1,11 +1,12 @@
 package io.jobinfo.store.config;
 
+import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 
 /**
  * Bounds of the read cache in front of the store.
  */
-public final class CacheConfig {
+public final class CacheConfig extends ValueObject {
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
     public static final long DEFAULT_MAX_ENTRY_BYTES = 16L << 20;
     public static final Duration DEFAULT_EXPIRE_AFTER_ACCESS = Duration.ofMinutes(30);
@@ -63,33 +64,8 @@ public final class CacheConfig {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        CacheConfig other = (CacheConfig) o;
-        return maxBytes == other.maxBytes
-                && maxEntryBytes == other.maxEntryBytes
-                && java.util.Objects.equals(expireAfterAccess, other.expireAfterAccess)
-                && maxStaleness.equals(other.maxStaleness);
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + Long.hashCode(maxBytes);
-        h = 31 * h + Long.hashCode(maxEntryBytes);
-        h = 31 * h + java.util.Objects.hashCode(expireAfterAccess);
-        h = 31 * h + maxStaleness.hashCode();
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "CacheConfig[maxBytes=" + maxBytes + ", maxEntryBytes=" + maxEntryBytes
-                + ", expireAfterAccess=" + expireAfterAccess + ", maxStaleness=" + maxStaleness + "]";
+    protected Object[] components() {
+        return new Object[] {"maxBytes", maxBytes, "maxEntryBytes", maxEntryBytes, "expireAfterAccess",
+                expireAfterAccess, "maxStaleness", maxStaleness};
     }
 }

@@ -1,5 +1,7 @@
 package io.jobinfo.store.config;
 
+import io.jobinfo.store.values.SetOnce;
+import io.jobinfo.store.values.ValueObject;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -133,7 +135,7 @@ public final class JobInfoStorageConfig {
      * whatever was valid (defaults elsewhere), so that a backend can check its own keys too and all problems are
      * reported at once. Used by {@link io.jobinfo.store.spi.JobInfoStores#open(Map)}.
      */
-    public static final class Parsed {
+    public static final class Parsed extends ValueObject {
         private final JobInfoStorageConfig config;
         private final List<String> problems;
 
@@ -156,29 +158,8 @@ public final class JobInfoStorageConfig {
         }
 
         @Override
-        public boolean equals(Object o) {
-            if (this == o) {
-                return true;
-            }
-            if (o == null || o.getClass() != getClass()) {
-                return false;
-            }
-            Parsed other = (Parsed) o;
-            return java.util.Objects.equals(config, other.config)
-                    && java.util.Objects.equals(problems, other.problems);
-        }
-
-        @Override
-        public int hashCode() {
-            int h = 0;
-            h = 31 * h + java.util.Objects.hashCode(config);
-            h = 31 * h + java.util.Objects.hashCode(problems);
-            return h;
-        }
-
-        @Override
-        public String toString() {
-            return "Parsed[config=" + config + ", problems=" + problems + "]";
+        protected Object[] components() {
+            return new Object[] {"config", config, "problems", problems};
         }
     }
 
@@ -297,8 +278,12 @@ public final class JobInfoStorageConfig {
                 + ", cache=" + cache + ", plugin-config keys=" + pluginConfig.keySet() + '}';
     }
 
-    /** Programmatic construction with the same checks as parsing. */
+    /**
+     * Programmatic construction with the same checks as parsing. Namespace, store id and each cache setting can be
+     * set once ({@link IllegalStateException} naming it on a second set); backend options are a map.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("JobInfoStorageConfig.Builder");
         private final String type;
         private String namespace;
         private String storeId;
@@ -310,25 +295,26 @@ public final class JobInfoStorageConfig {
         }
 
         public Builder namespace(String namespace) {
-            this.namespace = namespace;
+            this.namespace = properties.set("namespace", namespace);
             return this;
         }
 
         public Builder storeId(String storeId) {
-            this.storeId = storeId;
+            this.storeId = properties.set("storeId", storeId);
             return this;
         }
 
         public Builder cacheMaxBytes(long bytes) {
-            rawCache.put("max-bytes", bytes);
+            rawCache.put("max-bytes", properties.set("cacheMaxBytes", bytes));
             return this;
         }
 
         public Builder cacheMaxEntryBytes(long bytes) {
-            rawCache.put("max-entry-bytes", bytes);
+            rawCache.put("max-entry-bytes", properties.set("cacheMaxEntryBytes", bytes));
             return this;
         }
 
+        /** A backend option ({@code plugin-config}); a later option of the same key replaces the earlier one. */
         public Builder option(String key, String value) {
             pluginConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
             return this;

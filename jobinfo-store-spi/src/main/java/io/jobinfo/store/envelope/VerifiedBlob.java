@@ -1,11 +1,12 @@
 package io.jobinfo.store.envelope;
 
+import io.jobinfo.store.values.ValueObject;
 /**
  * A blob whose envelope was verified: the payload has exactly the header's length, the header names the expected
  * job, and the payload's checksums match the header to the {@link #verification()} level (both CRC32C and SHA-256 at
  * {@link ReadVerification#FULL}, CRC32C at {@link ReadVerification#CRC32C}).
  */
-public final class VerifiedBlob {
+public final class VerifiedBlob extends ValueObject {
     private final EnvelopeHeader header;
     private final byte[] payload;
     private final String location;
@@ -52,30 +53,7 @@ public final class VerifiedBlob {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        VerifiedBlob other = (VerifiedBlob) o;
-        return java.util.Objects.equals(header, other.header)
-                && java.util.Objects.equals(payload, other.payload)
-                && java.util.Objects.equals(location, other.location);
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + java.util.Objects.hashCode(header);
-        h = 31 * h + java.util.Objects.hashCode(payload);
-        h = 31 * h + java.util.Objects.hashCode(location);
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "VerifiedBlob[header=" + header + ", payload=" + payload + ", location=" + location + "]";
+    protected Object[] components() {
+        return new Object[] {"header", header, "payload", payload, "location", location};
     }
 }

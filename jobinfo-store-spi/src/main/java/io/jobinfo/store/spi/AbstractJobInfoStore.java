@@ -10,6 +10,10 @@ import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Skeleton of a {@link JobInfoStore}: envelope checks before a write, the write-once comparison when the target
@@ -17,6 +21,9 @@ import java.io.OutputStream;
  * deletes and listing.
  */
 public abstract class AbstractJobInfoStore implements JobInfoStore {
+
+    /** Where the store was when it was closed (for messages); {@code null} while it is open. */
+    private final AtomicReference<String> closedAt = new AtomicReference<>();
 
     @Override
     public final CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
@@ -62,9 +69,24 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     @Override
     public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        return readRaw(jobId, (in, location) -> BlobEnvelope.readVerified(in, jobId, location, level));
+    }
+
+    @Override
+    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
+        return readRaw(jobId, (in, location) -> BlobEnvelope.copyVerified(in, out, jobId).payloadLength());
+    }
+
+    /** What a verified read does with the raw stream of a blob at {@code location}. */
+    private interface RawRead<R> {
+        R apply(InputStream in, String location) throws IOException, EnvelopeFormatException;
+    }
+
+    /** Opens the raw blob, hands it to {@code read} and maps the failures as every verified read does. */
+    private <R> R readRaw(long jobId, RawRead<R> read) throws JobInfoStoreException {
         String location = location(jobId);
         try (InputStream in = openRaw(jobId)) {
-            return BlobEnvelope.readVerified(in, jobId, location, level);
+            return read.apply(in, location);
         } catch (EnvelopeFormatException e) {
             throw new CorruptBlobException(e.getMessage(), jobId, location);
         } catch (JobInfoStoreException e) {
@@ -74,17 +96,32 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
         }
     }
 
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        String location = location(jobId);
-        try (InputStream in = openRaw(jobId)) {
-            return BlobEnvelope.copyVerified(in, out, jobId).payloadLength();
-        } catch (EnvelopeFormatException e) {
-            throw new CorruptBlobException(e.getMessage(), jobId, location);
-        } catch (JobInfoStoreException e) {
-            throw e;
-        } catch (IOException e) {
-            throw readFailure(jobId, location, e);
+    /**
+     * Every entry {@link #listUntil} hands over, in its order: the {@link #list()} of a backend whose own listing is
+     * {@code listUntil}.
+     */
+    protected final List<StoredBlob> listAll() throws JobInfoStoreException {
+        List<StoredBlob> result = new ArrayList<>();
+        listUntil(result::add);
+        return result;
+    }
+
+    /**
+     * Marks the store closed, its {@code location} (such as the namespace's URI) named by every later
+     * {@link #checkOpen()}.
+     *
+     * @return {@code true} for the first call only, which then releases the backend's resources; a later close is a
+     *     no-op
+     */
+    protected final boolean markClosed(String location) {
+        return closedAt.compareAndSet(null, Objects.requireNonNull(location, "location"));
+    }
+
+    /** @throws JobInfoStoreException "The store is closed", once {@link #markClosed} was called */
+    protected final void checkOpen() throws JobInfoStoreException {
+        String location = closedAt.get();
+        if (location != null) {
+            throw new JobInfoStoreException("The store is closed", null, location);
         }
     }
 

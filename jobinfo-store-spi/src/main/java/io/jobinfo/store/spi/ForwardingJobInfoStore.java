@@ -13,7 +13,7 @@ import java.util.function.Predicate;
  * meter them) and pass the rest through. Every method of {@link JobInfoStore} is forwarded, the default ones included
  * ({@link #read(long, ReadVerification)}, {@link #suggestedReadParallelism()}), so a decorator never silently falls
  * back to an interface default the store it wraps overrides. Failures are the delegate's, unchanged: this class adds
- * no behaviour, no state and no exception of its own.
+ * no behaviour, no state and no exception of its own (its {@link #beforeCall} hook does nothing).
  */
 public abstract class ForwardingJobInfoStore implements JobInfoStore {
 
@@ -25,6 +25,14 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
             throw new IllegalArgumentException("a forwarding store needs the store to forward to, got null");
         }
         this.delegate = delegate;
+    }
+
+    /**
+     * Called on the caller's thread before each call that reaches the stored data, with its name: {@code create},
+     * {@code openRaw}, {@code read} (both), {@code readTo}, {@code delete}, {@code list} (and {@code listUntil}),
+     * {@code deleteIncomplete}. Does nothing here; a decorator that watches every such call alike overrides it.
+     */
+    protected void beforeCall(String operation) {
     }
 
     @Override
@@ -44,26 +52,31 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
 
     @Override
     public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
+        beforeCall("create");
         return delegate.create(jobId, blob);
     }
 
     @Override
     public InputStream openRaw(long jobId) throws JobInfoStoreException {
+        beforeCall("openRaw");
         return delegate.openRaw(jobId);
     }
 
     @Override
     public VerifiedBlob read(long jobId) throws JobInfoStoreException {
+        beforeCall("read");
         return delegate.read(jobId);
     }
 
     @Override
     public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
+        beforeCall("read");
         return delegate.read(jobId, level);
     }
 
     @Override
     public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
+        beforeCall("readTo");
         return delegate.readTo(jobId, out);
     }
 
@@ -74,21 +87,25 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
 
     @Override
     public boolean delete(long jobId) throws JobInfoStoreException {
+        beforeCall("delete");
         return delegate.delete(jobId);
     }
 
     @Override
     public List<StoredBlob> list() throws JobInfoStoreException {
+        beforeCall("list");
         return delegate.list();
     }
 
     @Override
     public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
+        beforeCall("list");
         delegate.listUntil(visitor);
     }
 
     @Override
     public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
+        beforeCall("deleteIncomplete");
         return delegate.deleteIncomplete(leftover);
     }
 

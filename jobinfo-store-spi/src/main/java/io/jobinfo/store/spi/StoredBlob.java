@@ -1,11 +1,12 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.values.ValueObject;
 import java.time.Instant;
 
 /**
  * One entry of a {@link JobInfoStore#list()} listing.
  */
-public final class StoredBlob {
+public final class StoredBlob extends ValueObject {
     private final long jobId;
     private final String location;
     private final long sizeBytes;
@@ -50,35 +51,8 @@ public final class StoredBlob {
     }
 
     @Override
-    public boolean equals(Object o) {
-        if (this == o) {
-            return true;
-        }
-        if (o == null || o.getClass() != getClass()) {
-            return false;
-        }
-        StoredBlob other = (StoredBlob) o;
-        return jobId == other.jobId
-                && java.util.Objects.equals(location, other.location)
-                && sizeBytes == other.sizeBytes
-                && java.util.Objects.equals(lastModified, other.lastModified)
-                && incomplete == other.incomplete;
-    }
-
-    @Override
-    public int hashCode() {
-        int h = 0;
-        h = 31 * h + Long.hashCode(jobId);
-        h = 31 * h + java.util.Objects.hashCode(location);
-        h = 31 * h + Long.hashCode(sizeBytes);
-        h = 31 * h + java.util.Objects.hashCode(lastModified);
-        h = 31 * h + Boolean.hashCode(incomplete);
-        return h;
-    }
-
-    @Override
-    public String toString() {
-        return "StoredBlob[jobId=" + jobId + ", location=" + location + ", sizeBytes=" + sizeBytes
-                + ", lastModified=" + lastModified + ", incomplete=" + incomplete + "]";
+    protected Object[] components() {
+        return new Object[] {"jobId", jobId, "location", location, "sizeBytes", sizeBytes, "lastModified", lastModified,
+                "incomplete", incomplete};
     }
 }

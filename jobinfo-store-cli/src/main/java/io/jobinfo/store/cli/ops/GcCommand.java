@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
@@ -71,9 +72,8 @@ public final class GcCommand extends OpsCommand {
             + " pointers back (or once nothing was lost): the blobs of lost pointers look like orphans.")
     boolean acknowledgeIncidents;
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ProgressDisplay.Mode progress;
+    @Mixin
+    ProgressOption progress;
 
     @Override
     int execute() {
@@ -94,7 +94,7 @@ public final class GcCommand extends OpsCommand {
             if (acknowledgeIncidents) {
                 incidents.acknowledge(java.time.Instant.now(), "jobinfo-store gc --acknowledge-incidents");
             }
-            ProgressDisplay display = new ProgressDisplay(err(), progress, "gc scan");
+            ProgressDisplay display = progress.display(err(), "gc scan");
             GcReport report;
             try {
                 boolean[] started = {false};
@@ -180,30 +180,22 @@ public final class GcCommand extends OpsCommand {
             incidents.add(c.describe());
         }
         m.put("openIncidents", incidents);
-        List<Map<String, Object>> undecodable = new ArrayList<>();
-        r.undecodable().forEach((jobId, reason) -> {
-            Map<String, Object> e = new LinkedHashMap<>();
-            e.put("jobId", jobId);
-            e.put("reason", reason);
-            undecodable.add(e);
-        });
-        m.put("undecodable", undecodable);
+        m.put("undecodable", jsonList(r.undecodable().entrySet(), (u, e) -> {
+            e.put("jobId", u.getKey());
+            e.put("reason", u.getValue());
+        }));
         m.put("failures", r.failures());
         m.put("exitCode", exit);
         return m;
     }
 
     private static List<Map<String, Object>> blobs(List<StoredBlob> list) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (StoredBlob b : list) {
-            Map<String, Object> e = new LinkedHashMap<>();
+        return jsonList(list, (b, e) -> {
             e.put("jobId", b.jobId());
             e.put("location", b.location());
             e.put("sizeBytes", b.sizeBytes());
             e.put("lastModified", b.lastModified().toString());
-            out.add(e);
-        }
-        return out;
+        });
     }
 
     private static void print(PrintWriter out, GcReport r, String map, String storeId) {

@@ -56,10 +56,8 @@ public final class MigrateCommand extends OpsCommand {
                     + " ${DEFAULT-VALUE}).")
     int backupCount;
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES}: auto draws a bar on a terminal and plain"
-                    + " lines otherwise (default: ${DEFAULT-VALUE}).")
-    ProgressDisplay.Mode progress;
+    @Mixin
+    ProgressOption progress;
 
     @Override
     int execute() {
@@ -85,7 +83,7 @@ public final class MigrateCommand extends OpsCommand {
             if (valueFormat.valueFormat == ValueFormatOption.Choice.seatunnel && rollback) {
                 DropInPresence.requireNoneActive(session.client());
             }
-            ProgressDisplay display = new ProgressDisplay(err(), progress, verb);
+            ProgressDisplay display = progress.display(err(), verb);
             Migrator migrator = Migrator.builder(session.map(), session.store())
                     .parallelism(parallelism).maxAttempts(attempts).copies(backupCount + 1)
                     .formats(valueFormat.formats())
@@ -223,15 +221,11 @@ public final class MigrateCommand extends OpsCommand {
     }
 
     private static List<Map<String, Object>> entries(List<Migrator.EntryResult> results) {
-        List<Map<String, Object>> list = new ArrayList<>();
-        for (Migrator.EntryResult e : results) {
-            Map<String, Object> m = new LinkedHashMap<>();
+        return jsonList(results, (e, m) -> {
             m.put("jobId", e.jobId());
             m.put("reason", e.reason().name());
             m.put("message", e.describe());
-            list.add(m);
-        }
-        return list;
+        });
     }
 
     static void printReport(PrintWriter out, MigrationReport r, String storeType) {

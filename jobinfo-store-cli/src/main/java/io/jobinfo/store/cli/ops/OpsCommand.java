@@ -4,7 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.jobinfo.store.config.ByteSize;
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.BiConsumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -57,6 +62,17 @@ abstract class OpsCommand implements Callable<Integer> {
             throw new IllegalStateException("report not serializable", e);
         }
         out.flush();
+    }
+
+    /** One JSON object per item, in order, whose fields {@code fields} puts (in the order it puts them). */
+    static <T> List<Map<String, Object>> jsonList(Iterable<T> items, BiConsumer<T, Map<String, Object>> fields) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (T item : items) {
+            Map<String, Object> e = new LinkedHashMap<>();
+            fields.accept(item, e);
+            out.add(e);
+        }
+        return out;
     }
 
     static String bytes(long n) {

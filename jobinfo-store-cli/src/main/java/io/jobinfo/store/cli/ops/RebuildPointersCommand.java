@@ -128,9 +128,7 @@ public final class RebuildPointersCommand extends OpsCommand {
         m.put("modifiedBefore", cutoff.toString());
         m.put("scanned", r.scanned());
         m.put("outOfScope", r.outside());
-        List<Map<String, Object>> entries = new ArrayList<>();
-        for (PointerRebuilder.Entry e : r.entries()) {
-            Map<String, Object> x = new LinkedHashMap<>();
+        m.put("candidates", jsonList(r.entries(), (e, x) -> {
             x.put("jobId", e.jobId());
             x.put("location", e.location());
             x.put("outcome", e.outcome().name());
@@ -138,9 +136,7 @@ public final class RebuildPointersCommand extends OpsCommand {
             if (e.pointer() != null) {
                 x.put("initializationTimestamp", e.pointer().initializationTimestamp());
             }
-            entries.add(x);
-        }
-        m.put("candidates", entries);
+        }));
         m.put("exitCode", exit);
         return m;
     }

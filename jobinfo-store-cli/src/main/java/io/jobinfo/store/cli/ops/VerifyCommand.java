@@ -45,9 +45,8 @@ public final class VerifyCommand extends OpsCommand {
                     + " (submits in flight) (default: ${DEFAULT-VALUE}).")
     Duration ignoreYoungerThan;
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    ProgressDisplay.Mode progress;
+    @Mixin
+    ProgressOption progress;
 
     @Override
     int execute() {
@@ -56,7 +55,7 @@ public final class VerifyCommand extends OpsCommand {
                     + parallelism);
         }
         try (OpsSession session = OpsSession.open(connection)) {
-            ProgressDisplay display = new ProgressDisplay(err(), progress, "verify");
+            ProgressDisplay display = progress.display(err(), "verify");
             Verifier verifier = new Verifier(session.map(), session.store(), parallelism, Clock.systemUTC(),
                     new OrphanRule(ignoreYoungerThan), valueFormat.formats(), KnownCodecs.all());
             Verifier.Report report;
@@ -100,24 +99,16 @@ public final class VerifyCommand extends OpsCommand {
         m.put("storeId", storeId);
         m.put("entries", r.entries());
         m.put("validPointers", r.validPointers());
-        List<Map<String, Object>> broken = new ArrayList<>();
-        for (Verifier.Problem p : r.broken()) {
-            Map<String, Object> e = new LinkedHashMap<>();
+        m.put("broken", jsonList(r.broken(), (p, e) -> {
             e.put("jobId", p.jobId());
             e.put("location", p.location());
             e.put("reason", p.reason());
-            broken.add(e);
-        }
-        m.put("broken", broken);
-        List<Map<String, Object>> inline = new ArrayList<>();
-        for (Verifier.InlineEntry i : r.inline()) {
-            Map<String, Object> e = new LinkedHashMap<>();
+        }));
+        m.put("inline", jsonList(r.inline(), (i, e) -> {
             e.put("jobId", i.jobId());
             e.put("encodedBytes", i.encodedBytes());
             e.put("format", i.format());
-            inline.add(e);
-        }
-        m.put("inline", inline);
+        }));
         m.put("orphans", blobs(r, r.orphans()));
         m.put("incomplete", blobs(r, r.incomplete()));
         m.put("exitCode", exit);
@@ -125,17 +116,13 @@ public final class VerifyCommand extends OpsCommand {
     }
 
     private List<Map<String, Object>> blobs(Verifier.Report r, List<StoredBlob> list) {
-        List<Map<String, Object>> out = new ArrayList<>();
-        for (StoredBlob b : list) {
-            Map<String, Object> e = new LinkedHashMap<>();
+        return jsonList(list, (b, e) -> {
             e.put("jobId", b.jobId());
             e.put("location", b.location());
             e.put("sizeBytes", b.sizeBytes());
             e.put("ageSeconds", Verifier.age(r, b).getSeconds());
             e.put("counted", r.pastGrace(b));
-            out.add(e);
-        }
-        return out;
+        });
     }
 
     private void print(PrintWriter out, Verifier.Report r, String map, String storeId, boolean ok) {

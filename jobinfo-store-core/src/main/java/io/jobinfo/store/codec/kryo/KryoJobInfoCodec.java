@@ -2,6 +2,7 @@ package io.jobinfo.store.codec.kryo;
 
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.codec.EncodedPayload;
+import io.jobinfo.store.codec.AbstractJobInfoCodec;
 import io.jobinfo.store.codec.CodecException;
 
 import com.esotericsoftware.kryo.Kryo;
@@ -34,7 +35,7 @@ import java.util.function.ToIntFunction;
  *
  * @param <T> the job description type; immutable
  */
-public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
+public final class KryoJobInfoCodec<T> extends AbstractJobInfoCodec<T> {
 
     /** The codec id of Kryo-encoded job descriptions. */
     public static final int ID = 1;
@@ -43,7 +44,6 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
     private static final String NAME = "kryo-jobinfo-v1";
     private static final int DEFAULT_BUFFER = 8192;
 
-    private final Class<T> type;
     private final ToIntFunction<? super T> sizeHint;
     private final Pool<Kryo> pool;
 
@@ -70,7 +70,7 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
      */
     public KryoJobInfoCodec(Class<T> type, Serializer<T> serializer, int registrationId,
                             ToIntFunction<? super T> sizeHint) {
-        this.type = Objects.requireNonNull(type, "type");
+        super(ID, NAME, Objects.requireNonNull(type, "type"));
         Objects.requireNonNull(serializer, "serializer");
         this.sizeHint = Objects.requireNonNull(sizeHint, "sizeHint");
         if (registrationId < MIN_REGISTRATION_ID) {
@@ -87,21 +87,6 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
                 return kryo;
             }
         };
-    }
-
-    @Override
-    public int id() {
-        return ID;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public Class<T> type() {
-        return type;
     }
 
     @Override
@@ -147,7 +132,7 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
         Kryo kryo = pool.obtain();
         try {
             Input in = new BoundedInput(payload);
-            T value = kryo.readObject(in, type);
+            T value = kryo.readObject(in, type());
             if (in.position() != payload.length) {
                 throw new CodecException(NAME + ": " + (payload.length - in.position())
                         + " unexpected bytes after the job description");
@@ -168,6 +153,6 @@ public final class KryoJobInfoCodec<T> implements JobInfoCodec<T> {
 
     @Override
     public String toString() {
-        return NAME + "(" + type.getName() + ")";
+        return NAME + "(" + type().getName() + ")";
     }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BiFunction;
 
 /**
  * The drop-in's meters as a Prometheus simpleclient {@link Collector} in {@link CollectorRegistry#defaultRegistry},
@@ -101,6 +102,29 @@ final class DropInCollector extends Collector implements Collector.Describable {
         return families(MEMBERS);
     }
 
+    /** Adds one sample to a family. */
+    private interface Sample<F> {
+        void add(F family, List<String> labelValues, double value);
+    }
+
+    /**
+     * One family per spec ({@code {snapshot key, name after the prefix, help}}), made by {@code create} from name and
+     * help, with a sample per member: the member's value under the key, 0 when it has none.
+     */
+    private static <F extends MetricFamilySamples> void perMember(List<MetricFamilySamples> families, String[][] specs,
+            Set<DropInTelemetry.Member> members, List<Map<String, Long>> snapshots,
+            BiFunction<String, String, F> create, Sample<F> sample) {
+        for (String[] spec : specs) {
+            F family = create.apply(PREFIX + spec[1], spec[2]);
+            int i = 0;
+            for (DropInTelemetry.Member m : members) {
+                Long v = snapshots.get(i++).get(spec[0]);
+                sample.add(family, values(m), v == null ? 0 : v);
+            }
+            families.add(family);
+        }
+    }
+
     private static List<MetricFamilySamples> families(Set<DropInTelemetry.Member> members) {
         List<MetricFamilySamples> families = new ArrayList<>();
         GaugeMetricFamily info = new GaugeMetricFamily(INFO, "The jobinfo-store drop-in on this member: its mode and"
@@ -113,24 +137,10 @@ final class DropInCollector extends Collector implements Collector.Describable {
         for (DropInTelemetry.Member m : members) {
             snapshots.add(m.metrics.snapshot());
         }
-        for (String[] c : COUNTERS) {
-            CounterMetricFamily family = new CounterMetricFamily(PREFIX + c[1], c[2], MEMBER_LABELS);
-            int i = 0;
-            for (DropInTelemetry.Member m : members) {
-                Long v = snapshots.get(i++).get(c[0]);
-                family.addMetric(values(m), v == null ? 0 : v);
-            }
-            families.add(family);
-        }
-        for (String[] g : GAUGES) {
-            GaugeMetricFamily family = new GaugeMetricFamily(PREFIX + g[1], g[2], MEMBER_LABELS);
-            int i = 0;
-            for (DropInTelemetry.Member m : members) {
-                Long v = snapshots.get(i++).get(g[0]);
-                family.addMetric(values(m), v == null ? 0 : v);
-            }
-            families.add(family);
-        }
+        perMember(families, COUNTERS, members, snapshots,
+                (name, help) -> new CounterMetricFamily(name, help, MEMBER_LABELS), CounterMetricFamily::addMetric);
+        perMember(families, GAUGES, members, snapshots,
+                (name, help) -> new GaugeMetricFamily(name, help, MEMBER_LABELS), GaugeMetricFamily::addMetric);
         SummaryMetricFamily operations = new SummaryMetricFamily(OPERATIONS, "Store calls by backend, store,"
                 + " operation and outcome: count and total time in seconds",
                 labels("backend", "store", "operation", "outcome"));

@@ -2,19 +2,8 @@ package io.jobinfo.store.seatunnel.dropin;
 
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.spi.impl.operationexecutor.impl.PartitionOperationThread;
-import io.jobinfo.store.envelope.ReadVerification;
-import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.envelope.BlobSource;
-import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.ForwardingJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
-import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.StoredBlob;
-
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.util.List;
-import java.util.function.Predicate;
 
 /**
  * The drop-in's store, watched: every call is counted by the kind of thread that makes it
@@ -50,7 +39,8 @@ final class ThreadWatchedStore extends ForwardingJobInfoStore {
         return thread.getName().replaceAll("[0-9]+", "#");
     }
 
-    private void watch(String operation) {
+    @Override
+    protected void beforeCall(String operation) {
         Thread t = Thread.currentThread();
         metrics.storeCalls.incrementAndGet();
         metrics.recordStoreThread(kind(t));
@@ -64,59 +54,5 @@ final class ThreadWatchedStore extends ForwardingJobInfoStore {
                         new IllegalStateException("store call on a partition thread"));
             }
         }
-    }
-
-    @Override
-    public CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
-        watch("create");
-        return delegate.create(jobId, blob);
-    }
-
-    @Override
-    public InputStream openRaw(long jobId) throws JobInfoStoreException {
-        watch("openRaw");
-        return delegate.openRaw(jobId);
-    }
-
-    @Override
-    public VerifiedBlob read(long jobId) throws JobInfoStoreException {
-        watch("read");
-        return delegate.read(jobId);
-    }
-
-    @Override
-    public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
-        watch("read");
-        return delegate.read(jobId, level);
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        watch("readTo");
-        return delegate.readTo(jobId, out);
-    }
-
-    @Override
-    public boolean delete(long jobId) throws JobInfoStoreException {
-        watch("delete");
-        return delegate.delete(jobId);
-    }
-
-    @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
-        watch("list");
-        return delegate.list();
-    }
-
-    @Override
-    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
-        watch("list");
-        delegate.listUntil(visitor);
-    }
-
-    @Override
-    public boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException {
-        watch("deleteIncomplete");
-        return delegate.deleteIncomplete(leftover);
     }
 }

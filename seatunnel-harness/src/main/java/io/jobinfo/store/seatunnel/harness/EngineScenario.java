@@ -1,11 +1,6 @@
 package io.jobinfo.store.seatunnel.harness;
 
 import io.jobinfo.store.seatunnel.harness.ScenarioSettings.Variant;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
 
 import java.io.IOException;
 import java.io.PrintStream;

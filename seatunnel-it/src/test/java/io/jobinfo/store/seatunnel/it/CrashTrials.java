@@ -1,13 +1,13 @@
 package io.jobinfo.store.seatunnel.it;
 
 import io.jobinfo.store.seatunnel.dropin.MoverStripes;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.JobBytesProbe;
-import io.jobinfo.store.seatunnel.it.cluster.RecordedSubmit;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.JobBytesProbe;
+import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
 import io.jobinfo.store.testing.ReliabilityRow;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

@@ -1,18 +1,18 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.MapFigures;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.MiniDfsProcess;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.StoreListProbe;
 import io.jobinfo.store.seatunnel.it.cluster.StorePayloadProbe;
 import io.jobinfo.store.seatunnel.it.guide.Guide;

@@ -1,21 +1,21 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3FaultProxy;
 import io.jobinfo.store.s3.testing.S3Fixture;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.MapFigures;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.DropInJmxProbe;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
 import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
 import io.jobinfo.store.seatunnel.it.cluster.RestClient;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;

@@ -3,12 +3,12 @@ package io.jobinfo.store.seatunnel.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.local.SlowDisk;
-import io.jobinfo.store.spi.StoreNaming;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+import io.jobinfo.store.spi.StoreNaming;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.DropInJmxProbe;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldInterceptor;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;

@@ -1,6 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;

@@ -1,17 +1,17 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 import io.jobinfo.store.seatunnel.dropin.JobInfoReferenceSerializer;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
-import io.jobinfo.store.seatunnel.it.cluster.RecordedSubmit;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.MapFigures;
+import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.guide.Guide;
 import io.jobinfo.store.seatunnel.it.guide.GuideRunner;

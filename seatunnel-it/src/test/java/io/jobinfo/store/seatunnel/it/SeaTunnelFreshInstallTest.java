@@ -1,8 +1,8 @@
 package io.jobinfo.store.seatunnel.it;
 
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.guide.Guide;
 import io.jobinfo.store.seatunnel.it.guide.GuideRunner;

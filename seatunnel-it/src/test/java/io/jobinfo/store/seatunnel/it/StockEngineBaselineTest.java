@@ -2,10 +2,10 @@ package io.jobinfo.store.seatunnel.it;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterClient;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
-import io.jobinfo.store.seatunnel.it.cluster.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.MapFigures;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.MapFigures;
 import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -184,7 +184,7 @@ class StockEngineBaselineTest {
         Path store = ST.dir().resolve("dropin-store-" + ST.cluster().spec().clusterName()).toAbsolutePath();
         ClusterSpec dropIn = ST.cluster().spec()
                 .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
-                .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.it.cluster.SeaTunnelProcessCluster.pluginJar()
+                .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster.pluginJar()
                         .toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
         ST.cluster().startMember(SPARE, dropIn);

@@ -1,6 +1,7 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.seatunnel.harness.MemberProbe;
 import org.apache.seatunnel.engine.common.Constant;
 import org.apache.seatunnel.engine.server.dag.physical.PipelineLocation;
 import org.apache.seatunnel.engine.server.execution.ExecutionState;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
 import java.io.IOException;

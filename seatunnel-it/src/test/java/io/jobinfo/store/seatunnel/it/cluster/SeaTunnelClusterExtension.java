@@ -1,5 +1,8 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;

@@ -1,6 +1,7 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
 import io.jobinfo.store.seatunnel.dropin.DropInService;
+import io.jobinfo.store.seatunnel.harness.MemberProbe;
 import io.jobinfo.store.spi.StoredBlob;
 
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package io.jobinfo.store.seatunnel.it.guide;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.seatunnel.it.cluster.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

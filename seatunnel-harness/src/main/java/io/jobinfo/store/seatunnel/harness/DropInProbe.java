@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness;
 
 import io.jobinfo.store.seatunnel.dropin.DropInService;
 import io.jobinfo.store.seatunnel.dropin.DropInSettings;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness;
 
 import org.apache.seatunnel.engine.client.SeaTunnelHazelcastClient;
 import org.apache.seatunnel.engine.client.job.ClientJobExecutionEnvironment;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness;
 
 import com.hazelcast.map.LocalMapStats;
 

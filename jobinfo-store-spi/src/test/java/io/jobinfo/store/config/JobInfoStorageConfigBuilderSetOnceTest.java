@@ -1,0 +1,43 @@
+package io.jobinfo.store.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link JobInfoStorageConfig.Builder} takes each property once; options stay a map. */
+class JobInfoStorageConfigBuilderSetOnceTest {
+
+    @Test
+    void aSecondNamespaceFailsNamingIt() {
+        JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("local").namespace("/a");
+        assertThatThrownBy(() -> b.namespace("/b")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("namespace");
+        assertThat(b.build().namespace()).isEqualTo("/a");
+    }
+
+    @Test
+    void aSecondStoreIdFailsNamingIt() {
+        JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("local").namespace("/a").storeId("one");
+        assertThatThrownBy(() -> b.storeId("two")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("storeId");
+    }
+
+    @Test
+    void eachCacheSettingIsSetOnce() {
+        JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("local").namespace("/a")
+                .cacheMaxBytes(1 << 20).cacheMaxEntryBytes(1 << 10);
+        assertThatThrownBy(() -> b.cacheMaxBytes(2 << 20)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cacheMaxBytes");
+        assertThatThrownBy(() -> b.cacheMaxEntryBytes(2 << 10)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("cacheMaxEntryBytes");
+        assertThat(b.build().cache().maxBytes()).isEqualTo(1 << 20);
+    }
+
+    @Test
+    void aLaterOptionOfTheSameKeyReplacesTheEarlierOne() {
+        JobInfoStorageConfig config = JobInfoStorageConfig.builder("local").namespace("/a")
+                .option("k", "1").option("k", "2").build();
+        assertThat(config.pluginConfig()).containsEntry("k", "2");
+    }
+}
