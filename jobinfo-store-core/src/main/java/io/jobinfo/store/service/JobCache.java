@@ -456,13 +456,16 @@ final class JobCache<T> {
     }
 
     /**
-     * Empties the cache and releases its clock: the shared {@link CoarseTicker}'s thread stops when its last cache is
-     * closed. The cache is not used afterwards.
+     * Empties the cache and releases its clock (once, however often it is called): the shared {@link CoarseTicker}'s thread
+     * stops when its last cache is closed. The cache is not used afterwards.
      */
     void close() {
         cache.invalidateAll();
-        if (ticker instanceof CoarseTicker) {
+        // once: a second close (a registry closed twice) must not release a clock other caches still use
+        if (ticker instanceof CoarseTicker && closed.compareAndSet(false, true)) {
             CoarseTicker.release((CoarseTicker) ticker);
         }
     }
+
+    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 }

@@ -45,4 +45,21 @@ class CoarseTickerTest {
         again.thread().join(Duration.ofSeconds(10).toMillis());
         assertThat(again.thread().isAlive()).isFalse();
     }
+
+    /** A cache closed twice releases the clock once (before, the second close stopped it under another cache). */
+    @Test
+    void aCacheClosedTwiceLeavesTheClockRunningForTheOthers() throws Exception {
+        JobCache<String> closedTwice = new JobCache<>(CacheConfig.defaults());
+        JobCache<String> other = new JobCache<>(CacheConfig.defaults());
+        CoarseTicker ticker = CoarseTicker.acquire();
+        CoarseTicker.release(ticker);
+        Thread clock = ticker.thread();
+        closedTwice.close();
+        closedTwice.close();
+        Thread.sleep(3 * CoarseTicker.RESOLUTION_MILLIS);
+        assertThat(clock.isAlive()).as("the clock while another cache still uses it").isTrue();
+        other.close();
+        clock.join(Duration.ofSeconds(10).toMillis());
+        assertThat(clock.isAlive()).isFalse();
+    }
 }
