@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 /** The backend's duration keys read the project's one duration syntax (io.jobinfo.store.config.Durations). */
 class S3DurationSyntaxTest {
 
-    private static S3StoreSettings settings(List<String> problems, String... options) {
+    /** Settings parsed from a section with bucket and namespace and {@code options} (key, value, ...). */
+    static S3StoreSettings settings(List<String> problems, String... options) {
         JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("s3").namespace("jobinfo")
                 .option("s3.bucket", "jobinfo");
         for (int i = 0; i < options.length; i += 2) {

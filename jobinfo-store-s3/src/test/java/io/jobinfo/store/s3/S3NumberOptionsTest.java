@@ -2,7 +2,6 @@ package io.jobinfo.store.s3;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jobinfo.store.config.JobInfoStorageConfig;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -11,12 +10,7 @@ import org.junit.jupiter.api.Test;
 class S3NumberOptionsTest {
 
     private static S3StoreSettings settings(List<String> problems, String... options) {
-        JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("s3").namespace("jobinfo")
-                .option("s3.bucket", "jobinfo");
-        for (int i = 0; i < options.length; i += 2) {
-            b.option(options[i], options[i + 1]);
-        }
-        return S3StoreSettings.parse(b.build(), problems);
+        return S3DurationSyntaxTest.settings(problems, options);
     }
 
     @Test

@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.cli.JobInfoStoreCli;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 /**
  * {@code check-config}: a seatunnel.yaml read as a member with the drop-in reads it, with no cluster; the store opened
@@ -23,13 +19,7 @@ class CheckConfigCommandTest {
     Path dir;
 
     private static OpsFixture.Run cli(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = JobInfoStoreCli.commandLine();
-        cli.setOut(new PrintWriter(out, true));
-        cli.setErr(new PrintWriter(err, true));
-        int exit = cli.execute(args);
-        return new OpsFixture.Run(exit, out.toString(), err.toString());
+        return OpsFixture.cli(args);
     }
 
     private Path seatunnelYaml(String namespace, String dropIn) throws Exception {
