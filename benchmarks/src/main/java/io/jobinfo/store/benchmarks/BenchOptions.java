@@ -276,7 +276,8 @@ final class BenchOptions {
                   --jobs N                 jobs per scenario (default 1000)
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
-                  --stores LIST            local,hdfs,s3 (default all that are on the class path)
+                  --stores LIST            local,hdfs,s3 (default); rgw adds Ceph's RADOS Gateway where Debian's
+                                           radosgw, ceph-mon, ceph-osd and ceph-common are installed
                   --restore-parallelism N  loaders in the kill -> restored figure (default: the store's
                                            suggestion, 8 for local and hdfs, 32 for s3)
                   --verifications LIST     read verification levels of the pointer variants (default full,crc32c)
