@@ -240,8 +240,8 @@ final class BenchOptions {
             }
         }
         for (String s : stores) {
-            if (!List.of("local", "hdfs", "s3").contains(s)) {
-                problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3)");
+            if (!List.of("local", "hdfs", "s3", "rgw").contains(s)) {
+                problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
         }
         if (scaleJobs.stream().anyMatch(n -> n < 1 || n > 100_000)) {
@@ -254,8 +254,8 @@ final class BenchOptions {
             }
         }
         for (String s : scaleStores) {
-            if (!List.of("local", "hdfs", "s3").contains(s)) {
-                problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3)");
+            if (!List.of("local", "hdfs", "s3", "rgw").contains(s)) {
+                problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
         }
         if (engineJobs < 1 || engineJobs > 200) {
