@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Issue 27, item 1 (measure first): what a finished job leaves in the cluster's heap on a STOCK SeaTunnel 2.3.8
  * cluster (3 member processes, no plugin, {@code history-job-expire-minutes} at its default of 1440) for the job sizes
- * of the real-engine scenario (1 x 2, 110 x 20 and 1000 x 20 tables x columns), batch (ends by itself) and streaming
+ * of the real-engine scenario (1 x 2, 110 x 20 and 1000 x 20 tables x columns), batch (ends by itself; not the 1000-table one, which did not end in 10 minutes here) and streaming
  * (cancelled). For each job, the owned and backup bytes that each engine map holds after the job ended, against before
  * it was submitted (Hazelcast's {@code LocalMapStats} summed over the members): the three history maps
  * ({@code engine_finishedJobVertexInfo}, {@code engine_finishedJobState}, {@code engine_finishedJobMetrics}) and, for
@@ -47,11 +47,12 @@ class FinishedJobHistoryFootprintTest {
     record Row(String job, String mode, long jobInfoBytes, Map<String, Long> bytesByMap) {}
 
     @Test
-    void everyFinishedJobKeepsItsHistoryInTheHeapAndTheDagInfoGrowsWithTheJob() throws IOException {
+    void everyFinishedJobKeepsItsHistoryInTheHeapAndItsMetricsGrowWithTheJob() throws IOException {
         ClusterClient client = ST.client();
         List<Row> rows = new ArrayList<>();
         for (int[] size : SIZES) {
-            for (boolean streaming : new boolean[] {false, true}) {
+            // a 1000-table BATCH job did not reach FINISHED in 10 minutes on this 2-core machine (twice): streaming only
+            for (boolean streaming : size[0] >= 1000 ? new boolean[] {true} : new boolean[] {false, true}) {
                 String name = "history-" + size[0] + "x" + size[1] + (streaming ? "-stream" : "-batch");
                 Map<String, MapFigures> before = figures(client);
                 Path file = FakeJobs.write(ST.dir().resolve("jobs"), name, size[0], size[1], streaming);
@@ -87,10 +88,11 @@ class FinishedJobHistoryFootprintTest {
                 assertThat(r.bytesByMap().get(m)).as("%s %s: %s grows", r.job(), r.mode(), m).isPositive();
             }
         }
-        // the DAG info follows the job's size: 1000 tables keep far more than one
-        long smallest = rows.get(0).bytesByMap().get("engine_finishedJobVertexInfo");
-        long largest = rows.get(4).bytesByMap().get("engine_finishedJobVertexInfo");
-        assertThat(largest).as("DAG info of a 1000-table job against a 1-table job").isGreaterThan(10 * smallest);
+        // measured here: the job's metrics are what grows with its size (1 x 2: ~7.7 KB; 110 x 20: ~348 KB), the DAG
+        // info and the state stay about 2-3 KB
+        long smallest = rows.get(0).bytesByMap().get("engine_finishedJobMetrics");
+        long larger = rows.get(2).bytesByMap().get("engine_finishedJobMetrics");
+        assertThat(larger).as("metrics of a 110-table job against a 1-table job").isGreaterThan(10 * smallest);
     }
 
     private static Map<String, MapFigures> figures(ClusterClient client) {
