@@ -472,8 +472,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     /**
      * Deletes the blob of a removed job unless the id has a reference again (the job was resubmitted), through
-     * {@link BlobDeletion}: held while this member's view may be partial (retried every sweep interval), a failed
-     * delete retried with backoff.
+     * {@link BlobDeletion}: held while this member's view may be partial (retried every sweep interval; the first hold
+     * of a job is logged at INFO with its reason), a failed delete retried with backoff.
      */
     private void deleteAfterRemoval(long jobId, int attempt) {
         BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, () -> holdReason(false),
@@ -481,14 +481,24 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         switch (r.outcome()) {
             case DELETED:
                 metrics.blobsDeleted.incrementAndGet();
-                logger.fine("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
+                if (attempt > 0) {
+                    logger.info("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
+                } else {
+                    logger.fine("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
+                }
                 return;
             case ABSENT:
             case KEPT:
                 return;
             case HELD:
                 // this member may not see the entry that still holds the blob: wait, never decide on a partial view
-                schedule(jobId, () -> deleteAfterRemoval(jobId, attempt), settings.sweepIntervalMillis());
+                if (attempt == 0) {
+                    logger.info("job " + jobId + " ended: the delete of its blob " + store.location(jobId)
+                            + " waits (" + r.detail() + "); tried again every " + settings.sweepIntervalMillis()
+                            + " ms");
+                }
+                schedule(jobId, () -> deleteAfterRemoval(jobId, Math.max(1, attempt)),
+                        settings.sweepIntervalMillis());
                 return;
             default:
                 metrics.deleteFailures.incrementAndGet();

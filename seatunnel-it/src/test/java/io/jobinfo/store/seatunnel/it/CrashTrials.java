@@ -7,7 +7,7 @@ import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.JobBytesProbe;
 import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.testing.ReliabilityRow;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;

@@ -1,7 +1,7 @@
 package io.jobinfo.store.seatunnel.it;
 
 import io.jobinfo.store.lifecycle.NamespaceClaim;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

@@ -11,7 +11,7 @@ import io.jobinfo.store.seatunnel.harness.JobBytesProbe;
 import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
 import io.jobinfo.store.seatunnel.harness.ResolvedJobProbe;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -28,7 +28,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -54,7 +53,6 @@ import java.util.stream.Stream;
  * <ol start="3">
  *   <li>A second cluster (another cluster name) started on the same namespace refuses to start and names the
  *   cluster that holds it; the first cluster's jobs are untouched.</li>
- *   <li>{@code migrate --rollback} refuses while a member runs the drop-in in active mode.</li>
  *   <li>Configuration drift: a member whose {@code jobinfo-storage} names another store cannot join; and with
  *   references in the map a passive member keeps the join guard, so a stock member still cannot join.</li>
  *   <li>The store goes down, the master is killed, and the outage lasts 75 s into the new master's restore: every job
@@ -205,44 +203,6 @@ class DropInFaultClassesTest {
         assertThat(log).contains("belongs to the cluster '" + mine.clusterName() + "'")
                 .contains("not to this cluster '" + other.clusterName() + "'");
         assertThat(client.members()).hasSize(3);
-        assertThat(client.jobBytes(List.of(id)).get(id)).startsWith("reference ");
-        client.cancelRunning(id);
-        client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
-    }
-
-    /**
-     * Operator tools on SeaTunnel's map: {@code migrate --rollback} refuses (exit 2, one clear line, nothing changed)
-     * while a member runs the drop-in in active mode, which would move the inline jobs straight back to the store.
-     * Before, it rolled the references back and the active members moved them out again.
-     */
-    @Test
-    @Order(3)
-    void aRollbackRefusesWhileAMemberRunsTheDropInInActiveMode() throws Exception {
-        ClusterClient client = ST.client();
-        awaitActive(client);
-        Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-rollback", 1, 2, true);
-        long id = client.submit(file, "rollback-refused");
-        client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, id);
-        long referenceBytes = client.storedJobBytes(id);
-        Path clientYaml = DIR.resolve("jobinfo-store-client.yaml");
-        StringBuilder members = new StringBuilder();
-        for (int i = 0; i < 3; i++) {
-            members.append("      - 127.0.0.1:").append(ST.cluster().port(i)).append('\n');
-        }
-        Files.writeString(clientYaml, "hazelcast-client:\n  cluster-name: " + ST.cluster().spec().clusterName()
-                + "\n  network:\n    cluster-members:\n" + members);
-        Path seatunnelYaml = ST.cluster().log(0).resolveSibling("seatunnel.yaml");
-        String jar = System.getProperty("seatunnel.it.cli.jar");
-        String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(javaBin, "-Xmx512m", "-jar", jar, "migrate", "--rollback", "--value-format",
-                "seatunnel", "--client-config", clientYaml.toString(), "--storage-config", seatunnelYaml.toString())
-                .redirectErrorStream(true).redirectOutput(DIR.resolve("rollback.out").toFile()).start();
-        assertThat(p.waitFor(3, TimeUnit.MINUTES)).as("the rollback ended").isTrue();
-        String out = Files.readString(DIR.resolve("rollback.out"));
-        assertThat(p.exitValue()).as("exit code of the rollback; its output:\n%s", out).isEqualTo(2);
-        assertThat(out).contains("run the jobinfo-store drop-in in active mode").contains("nothing was changed");
-        assertThat(client.storedJobBytes(id)).as("job %d is still the same reference", id).isEqualTo(referenceBytes);
         assertThat(client.jobBytes(List.of(id)).get(id)).startsWith("reference ");
         client.cancelRunning(id);
         client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));

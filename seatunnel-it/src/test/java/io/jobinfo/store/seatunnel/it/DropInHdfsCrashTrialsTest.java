@@ -2,9 +2,9 @@ package io.jobinfo.store.seatunnel.it;
 
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.it.cluster.MiniDfsProcess;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.StoreFilesProbe;
-import io.jobinfo.store.seatunnel.it.guide.Guide;
+import io.jobinfo.store.seatunnel.harness.junit.Guide;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;

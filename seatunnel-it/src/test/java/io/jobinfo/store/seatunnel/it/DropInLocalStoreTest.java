@@ -15,8 +15,10 @@ import io.jobinfo.store.seatunnel.it.cluster.ImapPersistence;
 import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
 import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
-import io.jobinfo.store.seatunnel.it.cluster.RestClient;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.RestClient;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
+import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -57,13 +59,7 @@ class DropInLocalStoreTest {
     static final Path STORE = SeaTunnelClusterExtension.TARGET.resolve("DropInLocalStoreTest-store").toAbsolutePath();
 
     static String storageYaml(Path namespace) {
-        return """
-                jobinfo-storage:
-                  type: local
-                  namespace: %s
-                  cache:
-                    max-bytes: 32MiB
-                """.formatted(namespace);
+        return DropInChecks.storageYaml(namespace);
     }
 
     static final Path IMAP = SeaTunnelClusterExtension.TARGET.resolve("DropInLocalStoreTest-imap").toAbsolutePath();
@@ -292,7 +288,7 @@ class DropInLocalStoreTest {
         }
     }
 
-    static final String JOIN_GUARD = "io.jobinfo.store.seatunnel.dropin.JoinGuardInterceptor";
+    static final String JOIN_GUARD = DropInChecks.JOIN_GUARD;
 
     @Test
     @Order(6)
@@ -635,16 +631,28 @@ class DropInLocalStoreTest {
     static void awaitGone(ClusterClient client, long id) {
         ClusterClient.await(() -> !client.runningJobInfo().containsKey(id), Duration.ofSeconds(30),
                 () -> "engine_runningJobInfo still holds job " + id);
-        ClusterClient.await(() -> !Files.exists(blobOf(id)), Duration.ofSeconds(30),
-                () -> "the blob of ended job " + id + " is still in the store");
+        // a delete right after members joined or left waits up to the view window (20 s here) for a whole view
+        ClusterClient.await(() -> !Files.exists(blobOf(id)), Duration.ofSeconds(60),
+                () -> "the blob of ended job " + id + " is still in the store; drop-in counters "
+                        + client.dropInMetrics() + "; members' log lines naming the job:\n" + logLinesNaming(id));
+    }
+
+    /** Every alive member's log lines that name job {@code id} (a failure's diagnosis). */
+    static String logLinesNaming(long id) {
+        StringBuilder out = new StringBuilder();
+        for (int member : ST.cluster().aliveMembers()) {
+            for (String line : ST.cluster().logTail(member, 2_000_000).split("\n")) {
+                if (line.contains(Long.toString(id)) && (line.contains("JobInfoMover") || line.contains("WARN")
+                        || line.contains("ERROR"))) {
+                    out.append("member ").append(member).append(": ").append(line).append('\n');
+                }
+            }
+        }
+        return out.toString();
     }
 
     static void awaitReference(ClusterClient client, long jobId) {
-        ClusterClient.await(() -> {
-            long bytes = client.storedJobBytes(jobId);
-            return bytes > 0 && bytes < 200;
-        }, Duration.ofSeconds(60), () -> "job " + jobId + " is still inline: " + client.storedJobBytes(jobId)
-                + " bytes; drop-in counters " + client.dropInMetrics());
+        DropInChecks.awaitReference(client, jobId);
     }
 
     /** Whether member {@code index}'s log names job {@code jobId} and its blob's location in one message. */

@@ -11,7 +11,7 @@ import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.JobBytesProbe;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;

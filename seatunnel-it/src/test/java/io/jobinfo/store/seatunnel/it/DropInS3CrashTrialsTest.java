@@ -2,7 +2,7 @@ package io.jobinfo.store.seatunnel.it;
 
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3Fixture;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -7,7 +7,7 @@ import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.spi.StoreNaming;
 import java.nio.file.Files;
 import java.nio.file.Path;

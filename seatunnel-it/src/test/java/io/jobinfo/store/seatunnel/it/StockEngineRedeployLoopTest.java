@@ -4,7 +4,7 @@ import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.it.cluster.DeployingStateProbe;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.internal.serialization.Data;

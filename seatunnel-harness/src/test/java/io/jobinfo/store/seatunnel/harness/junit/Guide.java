@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.guide;
+package io.jobinfo.store.seatunnel.harness.junit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,8 +1,8 @@
-package io.jobinfo.store.seatunnel.it;
+package io.jobinfo.store.seatunnel.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

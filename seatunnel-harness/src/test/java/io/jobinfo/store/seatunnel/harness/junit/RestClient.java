@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness.junit;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

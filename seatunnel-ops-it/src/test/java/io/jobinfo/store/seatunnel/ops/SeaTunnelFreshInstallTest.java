@@ -1,11 +1,13 @@
-package io.jobinfo.store.seatunnel.it;
+package io.jobinfo.store.seatunnel.ops;
 
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.guide.Guide;
-import io.jobinfo.store.seatunnel.it.guide.GuideRunner;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
+import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.Guide;
+import io.jobinfo.store.seatunnel.ops.guide.GuideRunner;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -118,7 +120,7 @@ class SeaTunnelFreshInstallTest {
         }
         for (long id : ids) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-            DropInLocalStoreTest.awaitReference(client, id);
+            DropInChecks.awaitReference(client, id);
         }
         List<String> commands = Guide.commands(GUIDE.block("fresh-verify"));
         assertThat(commands).hasSize(1);

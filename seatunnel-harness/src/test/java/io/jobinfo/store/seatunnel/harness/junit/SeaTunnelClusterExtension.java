@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness.junit;
 
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;

@@ -1,8 +1,9 @@
-package io.jobinfo.store.seatunnel.it.guide;
+package io.jobinfo.store.seatunnel.ops.guide;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.junit.Guide;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,7 +1,6 @@
-package io.jobinfo.store.seatunnel.it;
+package io.jobinfo.store.seatunnel.harness.junit;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.jobinfo.store.seatunnel.it.cluster.RestClient;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,7 +8,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** What SeaTunnel 2.3.8's REST endpoints must show of running jobs, whatever holds their bytes. */
-final class RestAssertions {
+public final class RestAssertions {
 
     private static final RestClient REST = new RestClient();
 
@@ -19,7 +18,7 @@ final class RestAssertions {
      * The member at {@code port} lists every job of {@code jobs} (tables -> job id) in {@code running-jobs} and shows
      * each in full in {@code running-job/<id>} and {@code job-info/<id>}; jobs are named {@code <prefix><tables>-tables}.
      */
-    static void assertRestShowsEveryJob(int port, Map<Integer, Long> jobs, String namePrefix) {
+    public static void assertRestShowsEveryJob(int port, Map<Integer, Long> jobs, String namePrefix) {
         RestClient.Response all = REST.get(port, RestClient.RUNNING_JOBS);
         assertThat(all.status()).as("GET running-jobs on %d: %s", port, all.body()).isEqualTo(200);
         Map<Long, JsonNode> byId = new LinkedHashMap<>();
@@ -41,7 +40,7 @@ final class RestAssertions {
     }
 
     /** The member at {@code port} shows job {@code id} in full in {@code running-job/<id>} and {@code job-info/<id>}. */
-    static void assertRestShowsJob(int port, long id, String name) {
+    public static void assertRestShowsJob(int port, long id, String name) {
         RestClient.Response one = REST.get(port, RestClient.RUNNING_JOB + id);
         assertThat(one.status()).as("running-job/%d: %s", id, one.body()).isEqualTo(200);
         assertFullJob(one.json(), id, name);
@@ -51,7 +50,7 @@ final class RestAssertions {
     }
 
     /** The HTTP status of {@code running-jobs} on the member at {@code port}. */
-    static int runningJobsStatus(int port) {
+    public static int runningJobsStatus(int port) {
         return REST.get(port, RestClient.RUNNING_JOBS).status();
     }
 
@@ -60,7 +59,7 @@ final class RestAssertions {
      * decodes from the {@code JobImmutableInformation} of {@code engine_runningJobInfo}: they are there only if the
      * whole job could be read.
      */
-    static void assertFullJob(JsonNode job, long id, String name) {
+    public static void assertFullJob(JsonNode job, long id, String name) {
         assertThat(job).as("job %d in the REST answer", id).isNotNull();
         assertThat(job.path("jobId").asText()).isEqualTo(String.valueOf(id));
         assertThat(job.path("jobName").asText()).as("jobName of job %d: %s", id, job).isEqualTo(name);

@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it;
+package io.jobinfo.store.seatunnel.ops;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,9 +12,11 @@ import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.MapFigures;
 import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
-import io.jobinfo.store.seatunnel.it.cluster.SeaTunnelClusterExtension;
-import io.jobinfo.store.seatunnel.it.guide.Guide;
-import io.jobinfo.store.seatunnel.it.guide.GuideRunner;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
+import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
+import io.jobinfo.store.seatunnel.harness.junit.Guide;
+import io.jobinfo.store.seatunnel.ops.guide.GuideRunner;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.MethodOrderer;
@@ -256,7 +258,7 @@ class SeaTunnelAdoptionTest {
         submit.submit();
         long id = submit.jobId();
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        DropInLocalStoreTest.awaitReference(client, id);
+        DropInChecks.awaitReference(client, id);
         JobInfo reference = client.runningJobInfo().get(id);
         assertThat(isReference(reference)).as("job %d moved at its submit", id).isTrue();
         assertThat(blobPayload(id)).as("the blob of job %d holds the bytes the client sent", id).isEqualTo(submitted);
@@ -269,7 +271,7 @@ class SeaTunnelAdoptionTest {
             ClusterClient.await(() -> ST.cluster().logTail(SPARE, 200_000).contains("Node could not join cluster"),
                     Duration.ofSeconds(90), () -> "the stock member did not give up joining the active cluster; log:\n"
                             + ST.cluster().logTail(SPARE, 5000));
-            assertThat(ST.cluster().logTail(SPARE, 200_000)).contains(DropInLocalStoreTest.JOIN_GUARD);
+            assertThat(ST.cluster().logTail(SPARE, 200_000)).contains(DropInChecks.JOIN_GUARD);
             ClusterClient.await(() -> client.members().size() == 3, Duration.ofSeconds(30),
                     () -> "members after the stock member's attempt: " + client.members());
         } finally {
