@@ -20,7 +20,8 @@ import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
-import io.jobinfo.store.envelope.BlobSource;
+import io.jobinfo.store.codec.EncodedPayload;
+import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -359,9 +360,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             pending.remove(jobId);
             return;
         }
-        byte[] bytes;
+        EncodedPayload payload;
         try {
-            bytes = new SeaTunnelJobDataCodec().encode(job);
+            payload = new SeaTunnelJobDataCodec().encode(job, EnvelopeHeader.LENGTH);
         } catch (IllegalArgumentException e) {
             pending.remove(jobId);
             metrics.notOffloadable.incrementAndGet();
@@ -383,11 +384,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB, jobId);
             // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
             // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe
+            // sealed once: the checksums are computed here and the store's create does not hash the bytes again
             long timestamp = current.getInitializationTimestamp();
-            EnvelopeHeader header = BlobEnvelope.headerFor(jobId, SeaTunnelJobDataCodec.ID, timestamp, bytes);
-            byte[] blob = BlobEnvelope.wrap(jobId, SeaTunnelJobDataCodec.ID, timestamp, bytes);
+            SealedEnvelope blob = BlobEnvelope.seal(jobId, SeaTunnelJobDataCodec.ID, timestamp, payload);
+            EnvelopeHeader header = blob.header();
             try {
-                store.create(jobId, BlobSource.ofBytes(blob));
+                store.create(jobId, blob);
             } catch (BlobAlreadyExistsException stale) {
                 // another job's blob under this id (a job resubmitted with its id): the entry is inline, so no
                 // reference can point at the stored blob; replace it
@@ -402,7 +404,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                     throw new IllegalStateException("the stale blob of an earlier job " + jobId + " could not be"
                             + " replaced: " + earlier);
                 }
-                store.create(jobId, BlobSource.ofBytes(blob));
+                store.create(jobId, blob);
             }
             JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
                     header);
@@ -411,7 +413,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
             if (replaced) {
                 metrics.moved.incrementAndGet();
-                logger.fine("job " + jobId + " moved to " + store.location(jobId) + " (" + bytes.length + " bytes)");
+                logger.fine("job " + jobId + " moved to " + store.location(jobId) + " (" + payload.length() + " bytes)");
                 pending.remove(jobId);
                 DropInSteps.reached(DropInStepListener.Step.AFTER_REPLACE, jobId);
             } else if (!map.containsKey(jobId)) {
