@@ -145,16 +145,17 @@ public final class JobInfoStores {
 
     private static List<String> backendProblems(JobInfoStoreFactory factory, JobInfoStorageConfig config) {
         List<String> problems;
+        Map<String, String> options;
         try {
             problems = new ArrayList<>(factory.validate(config));
-            factory.describeOptions();
+            options = factory.describeOptions();
         } catch (LinkageError e) {
             return new ArrayList<>(Collections.singletonList(missingLibrary(factory, e)));
         }
         for (String key : config.pluginConfig().keySet()) {
-            if (!isKnownKey(factory.describeOptions(), key)) {
+            if (!isKnownKey(options, key)) {
                 problems.add("jobinfo-storage.plugin-config." + key + ": not an option of the '" + factory.identifier()
-                        + "' store; known options: " + factory.describeOptions().keySet());
+                        + "' store; known options: " + options.keySet());
             }
         }
         return problems;

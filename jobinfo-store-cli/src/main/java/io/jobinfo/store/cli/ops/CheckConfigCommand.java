@@ -1,6 +1,5 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.config.ConfigYaml;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.seatunnel.dropin.DropInRefusedException;
@@ -8,7 +7,6 @@ import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -64,14 +62,9 @@ public final class CheckConfigCommand implements Callable<Integer> {
 
     private int check() {
         String prefix = "--storage-config " + storageConfig + ": ";
-        JobInfoStorageConfig storage = StorageConfigFile.read("--storage-config", storageConfig);
+        Map<?, ?> root = StorageConfigFile.load("--storage-config", storageConfig);
+        JobInfoStorageConfig storage = StorageConfigFile.check("--storage-config", storageConfig, root);
         String mode = null;
-        Map<?, ?> root;
-        try {
-            root = ConfigYaml.loadMapping(storageConfig);
-        } catch (IOException | InvalidConfigurationException e) {
-            throw new OpsException(ExitCodes.USAGE, prefix + "cannot be read again: " + e.getMessage());
-        }
         if (root.get("seatunnel") instanceof Map) {
             try {
                 mode = DropInSettings.fromRoot(root, storageConfig.toString(), new Properties()).mode().name()

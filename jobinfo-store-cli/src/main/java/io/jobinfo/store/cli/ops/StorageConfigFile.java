@@ -37,6 +37,16 @@ public final class StorageConfigFile {
      * @throws Invalid the file is missing, unreadable, too large, not YAML, or its section has problems (all listed)
      */
     public static JobInfoStorageConfig read(String option, Path file) {
+        return check(option, file, load(option, file));
+    }
+
+    /**
+     * Reads {@code file} as YAML (the api's {@link ConfigYaml} rules) and checks that it has a {@code jobinfo-storage}
+     * section; the section itself is checked by {@link #check}.
+     *
+     * @throws Invalid the file is missing, unreadable, too large, not YAML, or has no jobinfo-storage section
+     */
+    public static Map<?, ?> load(String option, Path file) {
         String prefix = option + " " + file + ": ";
         Map<?, ?> yaml;
         try {
@@ -58,12 +68,22 @@ public final class StorageConfigFile {
                     + " out of seatunnel.yaml: give the saved copy of it (docs/seatunnel.md, removal), or any file"
                     + " holding the section that names the store; nothing was changed");
         }
+        return yaml;
+    }
+
+    /**
+     * Checks the {@code jobinfo-storage} section of {@code yaml} (read from {@code file} by {@link #load}), core and
+     * backend keys.
+     *
+     * @throws Invalid the section has problems (all listed)
+     */
+    public static JobInfoStorageConfig check(String option, Path file, Map<?, ?> yaml) {
         try {
             return JobInfoStores.checked(yaml);
         } catch (InvalidConfigurationException e) {
             boolean noHadoop = e.problems().stream().anyMatch(p -> p.contains("cannot run in this process")
                     && p.contains("org/apache/hadoop"));
-            throw new Invalid(prefix + e.getMessage() + (noHadoop ? NO_HADOOP : ""));
+            throw new Invalid(option + " " + file + ": " + e.getMessage() + (noHadoop ? NO_HADOOP : ""));
         }
     }
 

@@ -126,17 +126,8 @@ public final class RgwServer {
      * aws-chunked bodies) and returns its name.
      */
     public String createBucket(String name) {
-        try (software.amazon.awssdk.services.s3.S3Client s3 = software.amazon.awssdk.services.s3.S3Client.builder()
-                .endpointOverride(endpoint).region(software.amazon.awssdk.regions.Region.US_EAST_1)
-                .forcePathStyle(true)
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
-                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create(accessKey, secretKey)))
-                .httpClientBuilder(software.amazon.awssdk.http.apache.ApacheHttpClient.builder())
-                .requestChecksumCalculation(software.amazon.awssdk.core.checksums.RequestChecksumCalculation
-                        .WHEN_REQUIRED)
-                .serviceConfiguration(software.amazon.awssdk.services.s3.S3Configuration.builder()
-                        .chunkedEncodingEnabled(false).build())
-                .build()) {
+        try (software.amazon.awssdk.services.s3.S3Client s3 = S3Fixture.client(endpoint, "us-east-1", true, accessKey,
+                secretKey, true, o -> { })) {
             s3.createBucket(b -> b.bucket(name));
         }
         return name;

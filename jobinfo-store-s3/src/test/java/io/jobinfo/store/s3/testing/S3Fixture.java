@@ -179,17 +179,27 @@ public final class S3Fixture {
      * that counts requests, for example); the caller closes it.
      */
     public S3Client newClient(java.util.function.Consumer<ClientOverrideConfiguration.Builder> overrides) {
+        return client(endpoint, region, pathStyle, accessKey, secretKey, kind == Kind.RGW, overrides);
+    }
+
+    /**
+     * A raw SDK client for an S3 endpoint (the caller closes it).
+     *
+     * @param plainBodies RGW 16 answers the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch, and
+     *                    an empty body sent as signed aws-chunked with a bare 400: plain bodies for the raw client there
+     */
+    static S3Client client(URI endpoint, String region, boolean pathStyle, String accessKey, String secretKey,
+                           boolean plainBodies,
+                           java.util.function.Consumer<ClientOverrideConfiguration.Builder> overrides) {
         return S3Client.builder()
                 .endpointOverride(endpoint)
                 .region(Region.of(region))
                 .forcePathStyle(pathStyle)
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
                 .httpClientBuilder(ApacheHttpClient.builder())
-                // RGW 16 answers the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch, and an
-                // empty body sent as signed aws-chunked with a bare 400: plain bodies for the raw client there
-                .requestChecksumCalculation(kind == Kind.RGW ? RequestChecksumCalculation.WHEN_REQUIRED
+                .requestChecksumCalculation(plainBodies ? RequestChecksumCalculation.WHEN_REQUIRED
                         : RequestChecksumCalculation.WHEN_SUPPORTED)
-                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(kind != Kind.RGW).build())
+                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(!plainBodies).build())
                 .overrideConfiguration(overrides)
                 .build();
     }
