@@ -12,14 +12,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
 import software.amazon.awssdk.core.client.config.ClientOverrideConfiguration;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.S3Configuration;
 
 /**
  * One S3 endpoint per JVM for every test that needs S3, started on first use and shared (static). In order of
@@ -39,11 +33,9 @@ import software.amazon.awssdk.services.s3.S3Configuration;
  * ({@link RgwServer}), started when the Ceph packages are installed; without them it skips the caller, naming what
  * is missing. Its raw clients ({@link #newClient()}) send no SDK trailing checksum, which RGW 16 refuses.
  *
- * <p>Tests get a fresh bucket from {@link #createBucket(String)} rather than sharing one. Users outside this module
- * depend on the {@code jobinfo-store-s3} test-jar and declare, at test scope, {@code software.amazon.awssdk:s3} +
- * {@code apache-client}, {@code org.gaul:s3proxy}, {@code com.fasterxml.jackson.core:jackson-annotations:2.22} and
- * {@code org.testcontainers:minio} (test-scope dependencies are not transitive). For JUnit 5 parameter injection
- * use {@link S3FixtureExtension}.
+ * <p>Tests get a fresh bucket from {@link #createBucket(String)} rather than sharing one. Users depend on
+ * {@code jobinfo-store-s3-testing} at test scope, and on {@code org.testcontainers:minio} too for MinIO (optional
+ * here). For JUnit 5 parameter injection use {@link S3FixtureExtension}.
  *
  * <p>Failure behaviour: if no endpoint can be started, {@link #shared()} throws {@link IllegalStateException} naming
  * the cause, and every later call throws it again (the start is not retried).
@@ -179,29 +171,7 @@ public final class S3Fixture {
      * that counts requests, for example); the caller closes it.
      */
     public S3Client newClient(java.util.function.Consumer<ClientOverrideConfiguration.Builder> overrides) {
-        return client(endpoint, region, pathStyle, accessKey, secretKey, kind == Kind.RGW, overrides);
-    }
-
-    /**
-     * A raw SDK client for an S3 endpoint (the caller closes it).
-     *
-     * @param plainBodies RGW 16 answers the SDK's default trailing checksums with 400 XAmzContentSHA256Mismatch, and
-     *                    an empty body sent as signed aws-chunked with a bare 400: plain bodies for the raw client there
-     */
-    static S3Client client(URI endpoint, String region, boolean pathStyle, String accessKey, String secretKey,
-                           boolean plainBodies,
-                           java.util.function.Consumer<ClientOverrideConfiguration.Builder> overrides) {
-        return S3Client.builder()
-                .endpointOverride(endpoint)
-                .region(Region.of(region))
-                .forcePathStyle(pathStyle)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(accessKey, secretKey)))
-                .httpClientBuilder(ApacheHttpClient.builder())
-                .requestChecksumCalculation(plainBodies ? RequestChecksumCalculation.WHEN_REQUIRED
-                        : RequestChecksumCalculation.WHEN_SUPPORTED)
-                .serviceConfiguration(S3Configuration.builder().chunkedEncodingEnabled(!plainBodies).build())
-                .overrideConfiguration(overrides)
-                .build();
+        return S3Clients.client(endpoint, region, pathStyle, accessKey, secretKey, kind == Kind.RGW, overrides);
     }
 
     /**

@@ -126,7 +126,7 @@ public final class RgwServer {
      * aws-chunked bodies) and returns its name.
      */
     public String createBucket(String name) {
-        try (software.amazon.awssdk.services.s3.S3Client s3 = S3Fixture.client(endpoint, "us-east-1", true, accessKey,
+        try (software.amazon.awssdk.services.s3.S3Client s3 = S3Clients.client(endpoint, "us-east-1", true, accessKey,
                 secretKey, true, o -> { })) {
             s3.createBucket(b -> b.bucket(name));
         }
