@@ -11,6 +11,7 @@ import io.jobinfo.store.seatunnel.harness.JobBytesProbe;
 import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
 import io.jobinfo.store.seatunnel.harness.ResolvedJobProbe;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -425,11 +426,7 @@ class DropInFaultClassesTest {
     }
 
     static void awaitReference(ClusterClient client, long jobId) {
-        ClusterClient.await(() -> {
-            long bytes = client.storedJobBytes(jobId);
-            return bytes > 0 && bytes < 200;
-        }, Duration.ofSeconds(60), () -> "job " + jobId + " is still inline: " + client.storedJobBytes(jobId)
-                + " bytes; drop-in counters " + client.dropInMetrics());
+        DropInChecks.awaitReference(client, jobId);
     }
 
     static void arm(String point, String content) throws IOException {
