@@ -26,6 +26,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FSDataOutputStreamBuilder;
@@ -36,6 +38,7 @@ import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Options;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.RemoteIterator;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.security.UserGroupInformation;
@@ -556,38 +559,61 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         }
     }
 
+    /**
+     * Reads the directory through {@code listStatusIterator} (HDFS hands it over in batches, {@code dfs.ls.limit}
+     * entries per NameNode call) and stops asking for more at the first {@code false}.
+     */
     @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
+    public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
         checkOpen();
-        FileStatus[] entries;
+        AtomicReference<RuntimeException> visitorFailure = new AtomicReference<>();
         try {
-            entries = as(() -> {
+            as(() -> {
+                RemoteIterator<FileStatus> entries;
                 try {
-                    return ops.listStatus(dir);
+                    entries = ops.listStatusIterator(dir);
                 } catch (FileNotFoundException e) {
-                    return new FileStatus[0];
+                    return null; // no blob written yet
                 }
+                while (entries.hasNext()) {
+                    StoredBlob blob = storedBlob(entries.next());
+                    if (blob == null) {
+                        continue;
+                    }
+                    try {
+                        if (!visitor.test(blob)) {
+                            return null;
+                        }
+                    } catch (RuntimeException e) {
+                        visitorFailure.set(e);
+                        return null;
+                    }
+                }
+                return null;
             });
         } catch (IOException e) {
             throw new JobInfoStoreException("Listing the namespace failed: " + HadoopConfigurations.rootMessage(e),
                     null, dir.toUri().toString(), e);
         }
-        List<StoredBlob> result = new ArrayList<>();
-        for (FileStatus status : entries) {
-            if (!status.isFile()) {
-                continue;
-            }
-            String name = status.getPath().getName();
-            OptionalLong blobId = StoreNaming.parseBlobName(name);
-            OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
-            if (!blobId.isPresent() && !tempId.isPresent()) {
-                continue;
-            }
-            long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
-            result.add(new StoredBlob(id, dirPrefix + name, status.getLen(),
-                    Instant.ofEpochMilli(status.getModificationTime()), !blobId.isPresent()));
+        if (visitorFailure.get() != null) {
+            throw visitorFailure.get();
         }
-        return result;
+    }
+
+    /** The entry of a blob or of a write's leftover, or {@code null} for anything else in the directory. */
+    private StoredBlob storedBlob(FileStatus status) {
+        if (!status.isFile()) {
+            return null;
+        }
+        String name = status.getPath().getName();
+        OptionalLong blobId = StoreNaming.parseBlobName(name);
+        OptionalLong tempId = blobId.isPresent() ? OptionalLong.empty() : StoreNaming.parseTempName(name);
+        if (!blobId.isPresent() && !tempId.isPresent()) {
+            return null;
+        }
+        long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
+        return new StoredBlob(id, dirPrefix + name, status.getLen(), Instant.ofEpochMilli(status.getModificationTime()),
+                !blobId.isPresent());
     }
 
     @Override

@@ -276,11 +276,6 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
         }
     }
 
-    @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
-        return listAll();
-    }
-
     /** Reads the directory one entry at a time and stops reading it (and stat-ing its files) at the first false. */
     @Override
     public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {

@@ -539,11 +539,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         }
     }
 
-    @Override
-    public List<StoredBlob> list() throws JobInfoStoreException {
-        return listAll();
-    }
-
     /**
      * Complete blobs first (ListObjectsV2, {@value #LIST_PAGE_KEYS} keys per request), then the multipart uploads in
      * progress; each page is requested only when the visitor has taken every entry before it, and none after it

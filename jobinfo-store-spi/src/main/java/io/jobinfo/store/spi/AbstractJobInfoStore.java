@@ -97,16 +97,6 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
     }
 
     /**
-     * Every entry {@link #listUntil} hands over, in its order: the {@link #list()} of a backend whose own listing is
-     * {@code listUntil}.
-     */
-    protected final List<StoredBlob> listAll() throws JobInfoStoreException {
-        List<StoredBlob> result = new ArrayList<>();
-        listUntil(result::add);
-        return result;
-    }
-
-    /**
      * Marks the store closed, its {@code location} (such as the namespace's URI) named by every later
      * {@link #checkOpen()}.
      *

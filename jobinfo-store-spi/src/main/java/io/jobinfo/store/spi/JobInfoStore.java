@@ -6,6 +6,7 @@ import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -119,30 +120,31 @@ public interface JobInfoStore extends AutoCloseable {
     boolean delete(long jobId) throws JobInfoStoreException;
 
     /**
-     * Every complete blob and every incomplete leftover in this store's namespace, with size and modification time,
-     * for garbage collection and migration. Objects in the namespace that this store did not write are ignored.
-     */
-    List<StoredBlob> list() throws JobInfoStoreException;
-
-    /**
-     * Hands what {@link #list()} returns to {@code visitor}, one entry at a time in the same order, fetching the
-     * listing lazily where the store can, and stops fetching once {@code visitor} returns {@code false}: for a caller
-     * that needs only the first blobs of a large store (a restore prefetch bounded by bytes). Stores that list in
-     * pages (S3: up to 1,000 keys per request) then request no further page; the local store stops reading its
-     * directory. The default implementation collects {@link #list()} first.
+     * Hands every complete blob and every incomplete leftover in this store's namespace (with size and modification
+     * time, for garbage collection and migration) to {@code visitor}, one entry at a time, fetching the listing lazily,
+     * and stops fetching once {@code visitor} returns {@code false}: a caller that needs only the first blobs of a
+     * large store (a restore prefetch bounded by bytes) pays for no more. Stores that list in pages (S3: up to 1,000
+     * keys per request, HDFS: {@code dfs.ls.limit} entries per NameNode call) then request no further page; the local
+     * store stops reading its directory. Objects in the namespace that this store did not write are skipped. The
+     * order is the backend's own.
      *
-     * <p>An entry may be complete or {@linkplain StoredBlob#incomplete() incomplete}, as in {@link #list()}.
+     * <p>An entry may be complete or {@linkplain StoredBlob#incomplete() incomplete}.
      *
      * @throws JobInfoStoreException the listing failed part way; the entries visited before were real, nothing is
      *     known of the rest
      * @throws RuntimeException what {@code visitor} threw, as is; the listing stops
      */
-    default void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
-        for (StoredBlob blob : list()) {
-            if (!visitor.test(blob)) {
-                return;
-            }
-        }
+    void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException;
+
+    /**
+     * Every entry {@link #listUntil} hands over, collected: for callers that need the whole listing at once.
+     *
+     * @throws JobInfoStoreException the listing failed; nothing is returned
+     */
+    default List<StoredBlob> list() throws JobInfoStoreException {
+        List<StoredBlob> all = new ArrayList<>();
+        listUntil(all::add);
+        return all;
     }
 
     /**
