@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -490,7 +491,9 @@ public final class Migrator {
             return skip(jobId, Reason.REMOVED, attempt);
         }
         if (now instanceof DeleteMarker) {
-            return skip(jobId, Reason.REMOVED, attempt); // being deleted by its deleter (the blob with it)
+            // being removed by its deleter, which may have deleted the blob under the id before this run's landed
+            deleteOnceUnmarked(jobId, header, envelope);
+            return skip(jobId, Reason.REMOVED, attempt);
         }
         if (formats.pointerOf(now) != null) {
             return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
@@ -578,6 +581,48 @@ public final class Migrator {
             return skip(jobId, Reason.BECAME_INLINE, attempt);
         }
         return null;
+    }
+
+    /** How long {@link #deleteOnceUnmarked} waits for a deleter's marker to go. */
+    static final long MARKER_WAIT_MILLIS = 10_000;
+
+    /**
+     * Deletes the blob this run wrote for an entry that a deleter has claimed (a {@link DeleteMarker} under the id):
+     * the deleter deletes the blob under the id before it removes its marker, so a blob that landed after that delete
+     * is nobody's once the marker is gone. Waits up to {@value #MARKER_WAIT_MILLIS} ms for the marker to go, then
+     * deletes as for a removed entry ({@link #deleteUnreferenced}); an inline value of another job under the id is
+     * handled as in a lost race ({@link #deleteWhileInline}); a pointer under the id keeps the blob (it may be that
+     * pointer's). A marker still there after the wait belongs to a deleter that stopped: gc finishes its deletion, this
+     * blob with it.
+     */
+    private void deleteOnceUnmarked(long jobId, EnvelopeHeader header, BlobSource envelope) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MARKER_WAIT_MILLIS);
+        long pause = 5;
+        while (true) {
+            Object now = current(jobId);
+            if (!(now instanceof DeleteMarker)) {
+                if (now == null) {
+                    deleteUnreferenced(jobId, header, envelope);
+                } else if (formats.pointerOf(now) == null && formats.forValue(now) != null) {
+                    deleteWhileInline(jobId, header, envelope);
+                }
+                return;
+            }
+            if (System.nanoTime() - deadline > 0) {
+                LOG.warn("job {}: its deleter's claim is still in place after {} ms; the blob written for it is left"
+                        + " to gc, which finishes that deletion", jobId, MARKER_WAIT_MILLIS);
+                return;
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                LOG.warn("job {}: interrupted while its deleter finishes; the blob written for it is left to gc",
+                        jobId);
+                return;
+            }
+            pause = Math.min(200, pause * 2);
+        }
     }
 
     /**

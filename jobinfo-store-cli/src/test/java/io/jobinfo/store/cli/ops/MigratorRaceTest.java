@@ -112,6 +112,39 @@ class MigratorRaceTest {
         assertThat(Files.exists(store.path(1L))).as("the blob written for the removed job").isFalse();
     }
 
+    /**
+     * The registry's removal of an inline job claims the id with a delete marker, deletes the blob under the id (none
+     * yet), then removes the entry. If this run's blob lands after that delete and the run finds the marker still in
+     * place, the deleter will not come back for the blob: the run waits for the marker to go and deletes its blob
+     * itself. Before, it skipped the entry ("being deleted by its deleter, the blob with it") and left the blob
+     * behind, an orphan until the next gc (seen once in CI, MigrateCommandTest's coordinator load).
+     */
+    @Test
+    void aBlobWrittenAfterTheDeleterDeletedIsDeletedOnceTheDeletersMarkerIsGone() throws Exception {
+        InlineJobInfo value = inline(10, jobs.get(1L));
+        map.put(1L, value);
+        Thread[] deleter = new Thread[1];
+        MigrationReport report = migrator((id, attempt) -> {
+            // the deleter has claimed and already deleted the (absent) blob; it removes the entry a little later
+            map.put(1L, io.jobinfo.store.lifecycle.DeleteMarker.claim(1L, "remove", java.time.Instant.now()));
+            deleter[0] = new Thread(() -> {
+                try {
+                    Thread.sleep(300);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                map.remove(1L);
+            });
+            deleter[0].start();
+        }).migrate(false);
+        deleter[0].join();
+
+        assertThat(report.converted()).isZero();
+        assertThat(report.skippedByReason()).containsExactly(Map.entry(Migrator.Reason.REMOVED, 1));
+        assertThat(map.containsKey(1L)).isFalse();
+        assertThat(Files.exists(store.path(1L))).as("the blob written after the deleter's delete").isFalse();
+    }
+
     @Test
     void anEntryMigratedByAnotherRunBeforeTheReplaceIsSkippedAndItsBlobKept() throws Exception {
         InlineJobInfo value = inline(10, jobs.get(1L));
