@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.seatunnel.dropin.MoverStripes;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
@@ -403,7 +404,7 @@ abstract class CrashTrials {
         if (cancelId == null) {
             cancelId = ids.fresh();
             submitAcknowledged(false, cancelId);
-            DropInLocalStoreTest.awaitReference(client, cancelId);
+            DropInChecks.awaitReference(client, cancelId);
         }
         ids.takenIds.add(cancelId);
         arm(Point.CANCEL.seam + "-" + cancelId);

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
@@ -23,7 +24,7 @@ class DropInCrashTrialsTest extends CrashTrials {
 
     @RegisterExtension
     static final SeaTunnelClusterExtension ST = new SeaTunnelClusterExtension(() -> {
-        var spec = spec(DropInCrashTrialsTest.class.getSimpleName(), DropInLocalStoreTest.storageYaml(STORE));
+        var spec = spec(DropInCrashTrialsTest.class.getSimpleName(), DropInChecks.storageYaml(STORE));
         try {
             Files.createDirectories(STORE);
         } catch (IOException e) {

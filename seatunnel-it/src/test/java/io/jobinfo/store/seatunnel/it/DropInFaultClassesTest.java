@@ -88,7 +88,7 @@ class DropInFaultClassesTest {
             throw new UncheckedIOException(e);
         }
         return ClusterSpec.stock("st-faults", 3).withSpareMembers(2)
-                .withEngineYaml(DropInLocalStoreTest.storageYaml(STORE))
+                .withEngineYaml(DropInChecks.storageYaml(STORE))
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Djobinfo.dropin.gc-grace-seconds=3",
@@ -110,7 +110,7 @@ class DropInFaultClassesTest {
         RecordedSubmit first = client.recorded(file, "reuse", id);
         first.submit();
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, id);
+        DropInChecks.awaitReference(client, id);
         String firstInstance = ResolvedJobProbe.describe(first.build());
         // every member resolves (and so caches) the first instance
         assertThat(client.onEveryMember(new ResolvedJobProbe(id))).hasSize(3)
@@ -127,7 +127,7 @@ class DropInFaultClassesTest {
         assertThat(restored.jobBytes()).as("the two instances' job bytes").isNotEqualTo(first.jobBytes());
         restored.submit();
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, id);
+        DropInChecks.awaitReference(client, id);
         assertThat(client.onEveryMember(new ResolvedJobProbe(id))).hasSize(3)
                 .allSatisfy((port, seen) -> assertThat(seen).as("instance of job %d that member %d resolves", id, port)
                         .isEqualTo(restoredInstance));
@@ -166,7 +166,7 @@ class DropInFaultClassesTest {
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
         // the gc goes on and deletes; then the job's reference must have its blob, now and after further gc runs
         ClusterClient.await(() -> Instant.now().isAfter(gcResumes.plusSeconds(8)), Duration.ofSeconds(60), () -> "");
-        awaitReference(client, id);
+        DropInChecks.awaitReference(client, id);
         ClusterClient.await(() -> Instant.now().isAfter(gcResumes.plusSeconds(16)), Duration.ofSeconds(60), () -> "");
         String expected = "reference " + JobBytesProbe.sha256(submit.jobBytes());
         assertThat(client.jobBytes(List.of(id)).get(id)).as("job %d as its owner reads it", id).isEqualTo(expected);
@@ -193,7 +193,7 @@ class DropInFaultClassesTest {
         Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-namespace", 1, 2, true);
         long id = client.submit(file, "namespace-owner");
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, id);
+        DropInChecks.awaitReference(client, id);
         ClusterSpec mine = ST.cluster().spec();
         ClusterSpec other = new ClusterSpec(mine.clusterName() + "-other", mine.ports(), mine.maxNoHeartbeatSeconds(),
                 mine.extraEngineYaml(), mine.extraHazelcastYaml(), mine.jvmOptions(), mine.extraClasspath());
@@ -219,7 +219,7 @@ class DropInFaultClassesTest {
     void aMemberWhoseJobinfoStorageNamesAnotherStoreCannotJoin() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
-        ClusterSpec drifted = ST.cluster().spec().withEngineYaml(DropInLocalStoreTest.storageYaml(DIR.resolve("other")));
+        ClusterSpec drifted = ST.cluster().spec().withEngineYaml(DropInChecks.storageYaml(DIR.resolve("other")));
         ST.cluster().startMember(SPARE, drifted);
         try {
             ClusterClient.await(() -> ST.cluster().logTail(SPARE, 200_000)
@@ -250,8 +250,8 @@ class DropInFaultClassesTest {
         Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-guard", 1, 2, true);
         long id = client.submit(file, "guard");
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, id);
-        ClusterSpec passive = ST.cluster().spec().withEngineYaml(DropInLocalStoreTest.storageYaml(STORE)
+        DropInChecks.awaitReference(client, id);
+        ClusterSpec passive = ST.cluster().spec().withEngineYaml(DropInChecks.storageYaml(STORE)
                 + "jobinfo-dropin:\n  mode: passive\n");
         ST.cluster().startMember(SPARE, passive);
         try {
@@ -267,7 +267,7 @@ class DropInFaultClassesTest {
             ClusterClient.await(() -> ST.cluster().logTail(SPARE2, 200_000).contains("Node could not join cluster"),
                     Duration.ofSeconds(90), () -> "the stock member did not give up joining; members "
                             + client.members() + "; its log:\n" + ST.cluster().logTail(SPARE2, 5000));
-            assertThat(ST.cluster().logTail(SPARE2, 200_000)).contains(DropInLocalStoreTest.JOIN_GUARD);
+            assertThat(ST.cluster().logTail(SPARE2, 200_000)).contains(DropInChecks.JOIN_GUARD);
             ClusterClient.await(() -> client.members().size() == 4, Duration.ofSeconds(30),
                     () -> "members after the stock member's attempt: " + client.members());
         } finally {
@@ -301,7 +301,7 @@ class DropInFaultClassesTest {
         }
         for (long id : jobs) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-            awaitReference(client, id);
+            DropInChecks.awaitReference(client, id);
         }
         // the store goes down: its directory is replaced by a file, so every read fails ("Not a directory")
         Path aside = STORE.resolveSibling("store-aside");
@@ -353,7 +353,7 @@ class DropInFaultClassesTest {
         }
         for (long id : jobs.keySet()) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-            awaitReference(client, id);
+            DropInChecks.awaitReference(client, id);
         }
         // older than the gc grace (3 s), so a gc that cannot see their entries would take them for orphans
         Thread.sleep(4_000);
@@ -423,10 +423,6 @@ class DropInFaultClassesTest {
         ClusterClient.await(() -> client.dropInMetrics().values().stream()
                         .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1),
                 Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
-    }
-
-    static void awaitReference(ClusterClient client, long jobId) {
-        DropInChecks.awaitReference(client, jobId);
     }
 
     static void arm(String point, String content) throws IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
@@ -103,7 +104,7 @@ class DropInHdfsStoreTest {
             long submitMillis = (System.nanoTime() - t0) / 1_000_000;
             JOBS.put(tables, jobId);
             client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
-            DropInLocalStoreTest.awaitReference(client, jobId);
+            DropInChecks.awaitReference(client, jobId);
             MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
             assertThat(job.ownedEntries()).isEqualTo(1);
             assertThat(job.backupEntries()).isEqualTo(1);

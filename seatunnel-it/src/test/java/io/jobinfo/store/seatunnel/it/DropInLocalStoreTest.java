@@ -58,10 +58,6 @@ class DropInLocalStoreTest {
     static final int SPARE = 3;
     static final Path STORE = SeaTunnelClusterExtension.TARGET.resolve("DropInLocalStoreTest-store").toAbsolutePath();
 
-    static String storageYaml(Path namespace) {
-        return DropInChecks.storageYaml(namespace);
-    }
-
     static final Path IMAP = SeaTunnelClusterExtension.TARGET.resolve("DropInLocalStoreTest-imap").toAbsolutePath();
 
     static ClusterSpec spec() {
@@ -79,7 +75,7 @@ class DropInLocalStoreTest {
         }
         ClusterSpec stock = ClusterSpec.stock("st-dropin", 3);
         return stock.withSpareMembers(1)
-                .withEngineYaml(storageYaml(STORE))
+                .withEngineYaml(DropInChecks.storageYaml(STORE))
                 .withHazelcastYaml(ImapPersistence.hazelcastYaml(IMAP, stock.clusterName()))
                 // SeaTunnel's telemetry on (off by default), as an operator who scrapes it runs it: the drop-in's
                 // meters are in its endpoint (test 10); nothing else of this class depends on it
@@ -118,7 +114,7 @@ class DropInLocalStoreTest {
             long submitMillis = (System.nanoTime() - t0) / 1_000_000;
             JOBS.put(tables, jobId);
             client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
-            awaitReference(client, jobId);
+            DropInChecks.awaitReference(client, jobId);
             MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
             long referenceBytes = client.storedJobBytes(jobId);
             Path blob = blobOf(jobId);
@@ -178,7 +174,7 @@ class DropInLocalStoreTest {
         long corrupt = client.submit(victimFile, "dropin-victim-corrupt");
         for (long id : new long[] {missing, corrupt}) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-            awaitReference(client, id);
+            DropInChecks.awaitReference(client, id);
         }
         Files.delete(blobOf(missing));
         flipOneByte(blobOf(corrupt));
@@ -274,7 +270,7 @@ class DropInLocalStoreTest {
                         + ST.cluster().logTail(SPARE, 5000));
         Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(60));
         String log = ST.cluster().logTail(SPARE, 200_000);
-        assertThat(log).contains(JOIN_GUARD);
+        assertThat(log).contains(DropInChecks.JOIN_GUARD);
         // its join fails after the cluster first listed it; the others drop it once its connection is gone
         // (at most the heartbeat timeout when it dies without a graceful leave)
         ClusterClient.await(() -> ST.client().members().size() == 3, Duration.ofSeconds(30),
@@ -287,8 +283,6 @@ class DropInLocalStoreTest {
             ST.cluster().kill(SPARE);
         }
     }
-
-    static final String JOIN_GUARD = DropInChecks.JOIN_GUARD;
 
     @Test
     @Order(6)
@@ -364,7 +358,7 @@ class DropInLocalStoreTest {
             Files.delete(STORE);
             Files.move(aside, STORE);
         }
-        awaitReference(client, jobId);
+        DropInChecks.awaitReference(client, jobId);
         assertThat(blobOf(jobId)).exists();
         JOBS.put(-100, jobId);
         client.cancel(jobId);
@@ -537,10 +531,10 @@ class DropInLocalStoreTest {
         long lost = client.submit(FakeJobs.write(ST.dir().resolve("jobs"), "fake-lost", 1, 2, true), "dropin-lost");
         for (long id : jobs.values()) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
-            awaitReference(client, id);
+            DropInChecks.awaitReference(client, id);
         }
         client.awaitStatus(lost, "RUNNING", Duration.ofSeconds(90));
-        awaitReference(client, lost);
+        DropInChecks.awaitReference(client, lost);
 
         Map<String, Object> restart = new LinkedHashMap<>();
         Path mapDir = ImapPersistence.mapDir(IMAP, ST.cluster().spec().clusterName(), ClusterClient.RUNNING_JOB_INFO);
@@ -649,10 +643,6 @@ class DropInLocalStoreTest {
             }
         }
         return out.toString();
-    }
-
-    static void awaitReference(ClusterClient client, long jobId) {
-        DropInChecks.awaitReference(client, jobId);
     }
 
     /** Whether member {@code index}'s log names job {@code jobId} and its blob's location in one message. */

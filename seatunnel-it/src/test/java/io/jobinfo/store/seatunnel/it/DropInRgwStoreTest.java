@@ -2,6 +2,7 @@ package io.jobinfo.store.seatunnel.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.RgwInstalled;
@@ -78,7 +79,7 @@ class DropInRgwStoreTest {
             long jobId = client.submit(file, "dropin-rgw-" + tables + "-tables");
             JOBS.put(tables, jobId);
             client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
-            DropInLocalStoreTest.awaitReference(client, jobId);
+            DropInChecks.awaitReference(client, jobId);
         }
         Map<Long, Long> objects = objects();
         assertThat(objects.keySet()).containsExactlyInAnyOrderElementsOf(JOBS.values());

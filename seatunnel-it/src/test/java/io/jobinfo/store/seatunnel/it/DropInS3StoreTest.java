@@ -2,6 +2,7 @@ package io.jobinfo.store.seatunnel.it;
 
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.s3.testing.S3FaultProxy;
@@ -109,7 +110,7 @@ class DropInS3StoreTest {
             long jobId = client.submit(file, "dropin-s3-" + tables + "-tables");
             JOBS.put(tables, jobId);
             client.awaitStatus(jobId, "RUNNING", Duration.ofSeconds(90));
-            DropInLocalStoreTest.awaitReference(client, jobId);
+            DropInChecks.awaitReference(client, jobId);
             MapFigures job = client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(before);
             assertThat(job.totalBytes()).as("owned + backup bytes of the %d-table job", tables).isLessThanOrEqualTo(500);
             REPORT.put("ownedPlusBackupBytes-" + tables + "-tables", job.totalBytes());
@@ -178,7 +179,7 @@ class DropInS3StoreTest {
         } finally {
             proxy.latency(0);
         }
-        DropInLocalStoreTest.awaitReference(client, jobId);
+        DropInChecks.awaitReference(client, jobId);
         JOBS.put(-1, jobId);
     }
 

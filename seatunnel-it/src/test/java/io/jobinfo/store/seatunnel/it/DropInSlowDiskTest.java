@@ -2,6 +2,7 @@ package io.jobinfo.store.seatunnel.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.local.SlowDisk;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
@@ -46,7 +47,7 @@ class DropInSlowDiskTest {
         try {
             Path store = disk.mountPoint().resolve("store");
             ClusterSpec spec = ClusterSpec.stock("st-slowdisk", 1)
-                    .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
+                    .withEngineYaml(DropInChecks.storageYaml(store))
                     .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                     .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
             cluster = new SeaTunnelProcessCluster(spec, DIR.resolve("cluster")).start(1);
@@ -60,7 +61,7 @@ class DropInSlowDiskTest {
             // healthy: the job is moved to the (FUSE) disk
             long first = c.submit(FakeJobs.write(DIR.resolve("jobs"), "healthy", 10, 20, true), "slowdisk-healthy");
             c.awaitStatus(first, "RUNNING", Duration.ofSeconds(90));
-            DropInLocalStoreTest.awaitReference(c, first);
+            DropInChecks.awaitReference(c, first);
 
             // stalled: the submit returns, the job runs inline, a mover waits in the store's fsync
             disk.stall();
@@ -74,7 +75,7 @@ class DropInSlowDiskTest {
             assertThat(c.dropInTotal("pendingMoves")).isGreaterThanOrEqualTo(1);
 
             disk.release();
-            DropInLocalStoreTest.awaitReference(c, stalled);
+            DropInChecks.awaitReference(c, stalled);
             assertThat(disk.backing().resolve("store").resolve(StoreNaming.blobName(stalled)))
                     .as("the blob on the disk").exists();
 

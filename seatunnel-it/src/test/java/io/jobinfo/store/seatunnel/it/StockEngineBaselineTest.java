@@ -2,6 +2,7 @@ package io.jobinfo.store.seatunnel.it;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
@@ -184,7 +185,7 @@ class StockEngineBaselineTest {
         // run's claim left in target/ would make the member refuse to start
         Path store = ST.dir().resolve("dropin-store-" + ST.cluster().spec().clusterName()).toAbsolutePath();
         ClusterSpec dropIn = ST.cluster().spec()
-                .withEngineYaml(DropInLocalStoreTest.storageYaml(store))
+                .withEngineYaml(DropInChecks.storageYaml(store))
                 .withExtraClasspath(List.of(io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster.pluginJar()
                         .toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
