@@ -47,6 +47,7 @@ public final class RgwServer {
             "monmaptool", "ceph");
     private static final String RGW_NAME = "client.rgw.jobinfo";
     private static final long START_SECONDS = 180;
+    private static final int CEPH_ATTEMPTS = 5;
 
     private static RgwServer shared;
     private static RuntimeException startFailure;
@@ -213,19 +214,16 @@ public final class RgwServer {
         daemon("ceph-mon", "-c", conf.toString(), "-f", "-i", "a");
 
         String osdUuid = UUID.randomUUID().toString();
-        String osdId = run(60, true, "ceph", "-c", conf.toString(), "--connect-timeout", "30", "osd", "new",
-                osdUuid).trim();
+        String osdId = ceph("osd", "new", osdUuid).trim();
         if (!osdId.matches("\\d+")) {
             throw new IllegalStateException("'ceph osd new' answered '" + osdId + "', not an OSD id");
         }
-        run(60, true, "ceph", "-c", conf.toString(), "--connect-timeout", "30", "osd", "crush", "add",
-                "osd." + osdId, "1.0", "root=default", "host=rgw-fixture");
+        ceph("osd", "crush", "add", "osd." + osdId, "1.0", "root=default", "host=rgw-fixture");
         Files.createDirectories(dir.resolve("osd").resolve("ceph-" + osdId)); // mkfs writes into it
         run(60, true, "ceph-osd", "-c", conf.toString(), "-i", osdId, "--mkfs", "--osd-uuid", osdUuid);
         daemon("ceph-osd", "-c", conf.toString(), "-f", "-i", osdId);
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(START_SECONDS);
-        while (!run(30, true, "ceph", "-c", conf.toString(), "--connect-timeout", "10", "osd", "stat")
-                .contains("1 up")) {
+        while (!ceph("osd", "stat").contains("1 up")) {
             checkAlive(deadline, "the OSD to be up");
             Thread.sleep(250);
         }
@@ -244,6 +242,41 @@ public final class RgwServer {
                 "--uid=jobinfo-test", "--display-name=jobinfo test", "--access-key=" + accessKey,
                 "--secret-key=" + secretKey);
         startMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+    }
+
+    /**
+     * Runs a {@code ceph} command against the monitor, again (up to {@value #CEPH_ATTEMPTS} attempts, 1 s apart) when
+     * the monitor refused it transiently: right after a daemon joins, a client's command now and then reaches the
+     * monitor before the client knows the cluster's fsid, and the monitor answers {@code EPERM} ("problem getting
+     * command descriptions", logged as "handle_command on fsid 0000... != ..."). Any other failure, and the last
+     * transient one, is thrown.
+     */
+    private String ceph(String... args) throws Exception {
+        String[] command = new String[args.length + 5];
+        command[0] = "ceph";
+        command[1] = "-c";
+        command[2] = conf.toString();
+        command[3] = "--connect-timeout";
+        command[4] = "30";
+        System.arraycopy(args, 0, command, 5, args.length);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return run(60, true, command);
+            } catch (IllegalStateException e) {
+                if (attempt >= CEPH_ATTEMPTS || !isTransientMonitorRefusal(e.getMessage())) {
+                    throw e;
+                }
+                LOG.warn("ceph {} refused transiently (attempt {} of {}), again in 1 s", args[0], attempt,
+                        CEPH_ATTEMPTS);
+                Thread.sleep(1000);
+            }
+        }
+    }
+
+    /** Whether a failed {@code ceph} command's message is the monitor's transient refusal (see {@link #ceph}). */
+    static boolean isTransientMonitorRefusal(String message) {
+        return message != null && (message.contains("problem getting command descriptions")
+                || message.contains("wrong fsid"));
     }
 
     private void checkAlive(long deadline, String waitingFor) {
