@@ -612,16 +612,18 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             return null;
         }
         long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
-        return new StoredBlob(id, dirPrefix + name, status.getLen(), Instant.ofEpochMilli(status.getModificationTime()),
-                !blobId.isPresent());
+        Instant modified = Instant.ofEpochMilli(status.getModificationTime());
+        return blobId.isPresent() ? new StoredBlob(id, dirPrefix + name, status.getLen(), modified, false)
+                : StoredBlob.leftover(id, dirPrefix + name, status.getLen(), modified, name);
     }
 
     @Override
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
         String location = leftover.location();
-        String name = location.startsWith(dirPrefix) ? location.substring(dirPrefix.length()) : "";
-        if (name.contains("/") || !StoreNaming.parseTempName(name).isPresent()) {
+        // the token is the temporary file's name in this directory, checked again: the entry may come from anywhere
+        String name = leftover.leftoverToken();
+        if (!StoreNaming.isTempNameOf(name, leftover.jobId())) {
             throw new IllegalArgumentException("Not a leftover of this store: " + location);
         }
         try {

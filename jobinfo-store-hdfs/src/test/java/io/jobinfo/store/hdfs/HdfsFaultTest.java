@@ -282,6 +282,10 @@ class HdfsFaultTest {
                     "hdfs://elsewhere:8020/.tmp-0000000000000009-x", prefix + "0000000000000009.jobinfo")) {
                 assertThatThrownBy(() -> store.deleteIncomplete(new StoredBlob(9, evil, 0, java.time.Instant.now(),
                         true))).as(evil).isInstanceOf(IllegalArgumentException.class);
+                String token = evil.startsWith(prefix) ? evil.substring(prefix.length()) : evil;
+                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.leftover(9, evil, 0,
+                        java.time.Instant.now(), token))).as("token %s", token)
+                        .isInstanceOf(IllegalArgumentException.class);
             }
         }
     }

@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.UUID;
@@ -298,8 +299,10 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                     continue;
                 }
                 long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
-                if (!visitor.test(new StoredBlob(id, p.toUri().toString(), attrs.size(),
-                        attrs.lastModifiedTime().toInstant(), !blobId.isPresent()))) {
+                String location = p.toUri().toString();
+                Instant modified = attrs.lastModifiedTime().toInstant();
+                if (!visitor.test(blobId.isPresent() ? new StoredBlob(id, location, attrs.size(), modified, false)
+                        : StoredBlob.leftover(id, location, attrs.size(), modified, p.getFileName().toString()))) {
                     return;
                 }
             }
@@ -318,10 +321,11 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     @Override
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        Path p = Paths.get(java.net.URI.create(leftover.location()));
-        if (!dir.equals(p.getParent()) || !StoreNaming.parseTempName(p.getFileName().toString()).isPresent()) {
+        // the token is the temporary file's name in this directory, checked again: the entry may come from anywhere
+        if (!StoreNaming.isTempNameOf(leftover.leftoverToken(), leftover.jobId())) {
             throw new IllegalArgumentException("Not a leftover of this store: " + leftover.location());
         }
+        Path p = dir.resolve(leftover.leftoverToken());
         try {
             return Files.deleteIfExists(p);
         } catch (IOException e) {

@@ -43,7 +43,8 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * former 5 rounds of 256 KiB let it pass in 2 of 3 start-ups. The price: {@value #WRITERS} x 5 MiB uploaded per round
  * (streamed, not buffered). The racing PutObject requests stay at {@value #PROBE_BYTES} bytes: moto let several win
  * in 0 of 120 rounds measured with 256 KiB bodies and no SDK checksum, and in 15 to 65% of rounds with 5 MiB bodies;
- * the completion race is the one that catches such a server.
+ * the completion race is the one that catches such a server. On a server whose CompleteMultipartUpload ignores the
+ * condition (RGW 16), only PutObject is raced, and then with bodies of a racing part's size (8 x 5 MiB per round).
  *
  * <p><b>Cached per bucket.</b> The race verdict of a server and bucket (endpoint, bucket and request checksum mode)
  * is kept in this JVM for {@value #VERDICT_TTL_MINUTES} minutes, so that several stores opened on one bucket (the
@@ -136,7 +137,10 @@ final class ConditionalWriteRaceProbe {
         try {
             while (round < settings.probeRaceRounds) {
                 round++;
-                int winners = racePuts(pool, settings.prefix + S3JobInfoStore.newProbeName());
+                // without the completion race, the PutObject race is the only one: its bodies are as large as a
+                // racing part, which widens a check-then-store server's window as the completions do
+                int winners = racePuts(pool, settings.prefix + S3JobInfoStore.newProbeName(),
+                        raceCompletions ? PROBE_BYTES : COMPLETION_PART_BYTES);
                 if (winners > 1) {
                     return new Result(winners + " of " + WRITERS + " racing PutObject requests with"
                             + " If-None-Match: * on one new key succeeded (round " + round + ")", round,
@@ -157,12 +161,12 @@ final class ConditionalWriteRaceProbe {
         }
     }
 
-    private int racePuts(ExecutorService pool, String key) {
+    private int racePuts(ExecutorService pool, String key, int bodyBytes) {
         CyclicBarrier warmedUp = new CyclicBarrier(WRITERS);
         List<Future<Boolean>> results = new ArrayList<>();
         try {
             for (int i = 0; i < WRITERS; i++) {
-                byte[] body = probeBody(i);
+                byte value = (byte) ('a' + i);
                 results.add(pool.submit(() -> {
                     // One request each, all at once, so that every writer has a warm connection when they race.
                     // A writer that fails still arrives at the barrier (nobody waits for it) and then reports.
@@ -178,7 +182,8 @@ final class ConditionalWriteRaceProbe {
                     }
                     return won(() -> s3.putObject(p -> S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key)
                             .ifNoneMatch("*").checksumAlgorithm(sdkChecksums ? ChecksumAlgorithm.CRC32_C : null),
-                            settings), RequestBody.fromBytes(body)));
+                            settings), RequestBody.fromContentProvider(() -> new FilledStream(bodyBytes, value),
+                            bodyBytes, "application/octet-stream")));
                 }));
             }
             return countWinners(results);
@@ -269,12 +274,6 @@ final class ConditionalWriteRaceProbe {
     }
 
     /** {@value #PROBE_BYTES} bytes, different for each writer. */
-    private static byte[] probeBody(int writer) {
-        byte[] body = new byte[PROBE_BYTES];
-        Arrays.fill(body, (byte) ('a' + writer));
-        return body;
-    }
-
     /** A HEAD of the (absent) probe key: only opens a connection. */
     private void warmUp(String key) {
         try {

@@ -15,7 +15,6 @@ import java.io.UncheckedIOException;
 import java.io.UnsupportedEncodingException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -63,8 +62,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *
  * <p><b>Incomplete leftovers.</b> S3 has no visible temporary objects. {@link #list()} reports multipart uploads in
  * progress under the prefix whose key is a blob name as {@linkplain StoredBlob#incomplete() incomplete}, with size 0
- * (unknown) and their initiation time; their location carries {@code ?uploadId=...}. {@link #deleteIncomplete} aborts
- * such an upload. A write still in progress is listed too: garbage collection's grace period must exceed the longest
+ * (unknown) and their initiation time; their location shows {@code ?uploadId=...} for people, and their
+ * {@linkplain StoredBlob#leftoverToken() leftover token} is the upload id, which {@link #deleteIncomplete} aborts
+ * (under the key of the entry's job id: nothing is parsed out of the location). A write still in progress is listed too: garbage collection's grace period must exceed the longest
  * upload.
  *
  * <p><b>Failures.</b> Every method throws {@link JobInfoStoreException} naming job id, location and (for transport
@@ -566,8 +566,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 OptionalLong id = StoreNaming.parseBlobName(name);
                 if (id.isPresent()) {
                     Instant started = u.initiated() != null ? u.initiated() : Instant.EPOCH;
-                    if (!visitor.test(new StoredBlob(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
-                            + urlEncode(u.uploadId()), 0, started, true))) {
+                    if (!visitor.test(StoredBlob.leftover(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
+                            + urlEncode(u.uploadId()), 0, started, u.uploadId()))) {
                         return;
                     }
                 }
@@ -582,16 +582,12 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
         String location = leftover.location();
-        int q = location.indexOf(UPLOAD_ID_PARAM);
-        if (!location.startsWith(locationBase) || q < 0) {
-            throw new IllegalArgumentException("Not a leftover of this store: " + location);
+        // the token is the upload id; the key is the job's own, from its id: nothing is parsed out of the location
+        String uploadId = leftover.leftoverToken();
+        if (uploadId == null) {
+            throw new IllegalArgumentException("Not a leftover of this store (no upload id): " + location);
         }
-        String name = location.substring(locationBase.length(), q);
-        OptionalLong id = StoreNaming.parseBlobName(name);
-        if (!id.isPresent() || id.getAsLong() != leftover.jobId()) {
-            throw new IllegalArgumentException("Not a leftover of this store: " + location);
-        }
-        String uploadId = urlDecode(location.substring(q + UPLOAD_ID_PARAM.length()));
+        String name = StoreNaming.blobName(leftover.jobId());
         try {
             s3.abortMultipartUpload(a -> a.bucket(bucket).key(prefix + name).uploadId(uploadId));
             return true;
@@ -768,14 +764,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private static String urlEncode(String value) {
         try {
             return URLEncoder.encode(value, "UTF-8");
-        } catch (UnsupportedEncodingException e) {
-            throw new IllegalStateException("UTF-8 is always supported", e);
-        }
-    }
-
-    private static String urlDecode(String value) {
-        try {
-            return URLDecoder.decode(value, "UTF-8");
         } catch (UnsupportedEncodingException e) {
             throw new IllegalStateException("UTF-8 is always supported", e);
         }

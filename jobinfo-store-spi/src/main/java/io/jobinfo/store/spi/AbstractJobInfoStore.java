@@ -57,8 +57,9 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
     }
 
     /**
-     * Removes an incomplete leftover that {@link #list()} reported; idempotent. Must refuse (with
-     * {@link IllegalArgumentException}) a location that is not a leftover of this store.
+     * Removes an incomplete leftover that {@link #list()} reported, through its
+     * {@linkplain StoredBlob#leftoverToken() token}; idempotent. Must check the token again and refuse (with
+     * {@link IllegalArgumentException}) one that is not a leftover of this store for the entry's job id.
      */
     protected abstract boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException;
 

@@ -148,9 +148,11 @@ public interface JobInfoStore extends AutoCloseable {
     }
 
     /**
-     * Removes an {@linkplain StoredBlob#incomplete() incomplete} leftover returned by {@link #list()}. Idempotent.
-     * Refuses (with {@link IllegalArgumentException}) an entry that is not incomplete: complete blobs are removed
-     * with {@link #delete(long)} only.
+     * Removes an {@linkplain StoredBlob#incomplete() incomplete} leftover returned by {@link #list()}, through its
+     * {@linkplain StoredBlob#leftoverToken() token} (never by parsing its location). Idempotent. Refuses (with
+     * {@link IllegalArgumentException}) an entry that is not incomplete, and one whose token this store did not
+     * give out for that job (a forged entry deletes nothing): complete blobs are removed with {@link #delete(long)}
+     * only.
      */
     boolean deleteIncomplete(StoredBlob leftover) throws JobInfoStoreException;
 

@@ -47,6 +47,29 @@ public final class StoreNaming {
         return parseHex(name.substring(TEMP_PREFIX.length(), TEMP_PREFIX.length() + 16));
     }
 
+    /**
+     * Whether {@code name} is a temporary name this project writes for {@code jobId}: {@link #tempName} with a unique
+     * part of letters, digits, {@code -} and {@code _} only, so it names a file in the store's own directory and
+     * nothing else (no separator, no {@code ..}).
+     */
+    public static boolean isTempNameOf(String name, long jobId) {
+        OptionalLong id = name == null ? OptionalLong.empty() : parseTempName(name);
+        if (!id.isPresent() || id.getAsLong() != jobId) {
+            return false;
+        }
+        String unique = name.substring(TEMP_PREFIX.length() + 17);
+        if (unique.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < unique.length(); i++) {
+            char c = unique.charAt(i);
+            if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private static OptionalLong parseHex(String hex) {
         for (int i = 0; i < hex.length(); i++) {
             if (Character.digit(hex.charAt(i), 16) < 0 || Character.isUpperCase(hex.charAt(i))) {

@@ -12,6 +12,7 @@ public final class StoredBlob extends ValueObject {
     private final long sizeBytes;
     private final Instant lastModified;
     private final boolean incomplete;
+    private final String leftoverToken;
 
     /**
      * @param jobId        the job id the object belongs to
@@ -23,11 +24,32 @@ public final class StoredBlob extends ValueObject {
      * {@link JobInfoStore#deleteIncomplete(StoredBlob)}
      */
     public StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete) {
+        this(jobId, location, sizeBytes, lastModified, incomplete, null);
+    }
+
+    private StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete,
+            String leftoverToken) {
         this.jobId = jobId;
         this.location = location;
         this.sizeBytes = sizeBytes;
         this.lastModified = lastModified;
         this.incomplete = incomplete;
+        this.leftoverToken = leftoverToken;
+    }
+
+    /**
+     * The entry of an interrupted write's leftover, as a backend lists it.
+     *
+     * @param leftoverToken what the backend that listed it needs to remove it (a temporary file's name, an S3 upload
+     *                      id), opaque to everyone else; the backend checks it again when it is handed back
+     */
+    public static StoredBlob leftover(long jobId, String location, long sizeBytes, Instant lastModified,
+            String leftoverToken) {
+        if (leftoverToken == null || leftoverToken.isEmpty()) {
+            throw new IllegalArgumentException("the leftover of job " + jobId + " at " + location + " needs the"
+                    + " backend's token to be removed, got none");
+        }
+        return new StoredBlob(jobId, location, sizeBytes, lastModified, true, leftoverToken);
     }
 
     public long jobId() {
@@ -50,9 +72,17 @@ public final class StoredBlob extends ValueObject {
         return incomplete;
     }
 
+    /**
+     * For a leftover a backend listed ({@link #leftover}), what that backend needs to remove it; {@code null} for a
+     * complete blob and for an entry no backend listed. Never parsed out of {@link #location()}, which is for people.
+     */
+    public String leftoverToken() {
+        return leftoverToken;
+    }
+
     @Override
     protected Object[] components() {
         return new Object[] {"jobId", jobId, "location", location, "sizeBytes", sizeBytes, "lastModified", lastModified,
-                "incomplete", incomplete};
+                "incomplete", incomplete, "leftoverToken", leftoverToken};
     }
 }

@@ -31,9 +31,10 @@ class ValueObjectTest {
         h = 31 * h + Long.hashCode(100);
         h = 31 * h + Objects.hashCode(at);
         h = 31 * h + Boolean.hashCode(true);
+        h = 31 * h + Objects.hashCode(null);
         assertThat(a.hashCode()).isEqualTo(h);
         assertThat(a).hasToString("StoredBlob[jobId=7, location=file:/s/7, sizeBytes=100, lastModified=" + at
-                + ", incomplete=true]");
+                + ", incomplete=true, leftoverToken=null]");
     }
 
     @Test

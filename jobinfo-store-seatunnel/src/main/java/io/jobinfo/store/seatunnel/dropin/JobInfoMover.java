@@ -400,6 +400,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 // under this move's own lock (claims are reentrant): no reference, so the stale blob may go
                 BlobDeletion.Result earlier = BlobDeletion.deleteUnreferenced(jobId, claims, store,
                         BlobDeletion.NEVER_HELD, deleteSteps(null));
+                if (earlier.outcome() == BlobDeletion.Outcome.DELETED) {
+                    logger.info("job " + jobId + " was submitted again with its id: the blob of its earlier run at "
+                            + store.location(jobId) + " is deleted");
+                }
                 if (!earlier.gone()) {
                     throw new IllegalStateException("the stale blob of an earlier job " + jobId + " could not be"
                             + " replaced: " + earlier);
@@ -421,7 +425,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 pending.remove(jobId);
                 BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store,
                         BlobDeletion.NEVER_HELD, deleteSteps(null));
-                if (r.outcome() == BlobDeletion.Outcome.FAILED) {
+                if (r.outcome() == BlobDeletion.Outcome.DELETED) {
+                    logger.info("job " + jobId + " ended while it was moved: the blob just written to "
+                            + store.location(jobId) + " is deleted");
+                } else if (r.outcome() == BlobDeletion.Outcome.FAILED) {
                     logger.warning("job " + jobId + " ended while it was moved; its blob could not be deleted ("
                             + r.detail() + "): gc removes it");
                 }
@@ -483,11 +490,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         switch (r.outcome()) {
             case DELETED:
                 metrics.blobsDeleted.incrementAndGet();
-                if (attempt > 0) {
-                    logger.info("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
-                } else {
-                    logger.fine("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted");
-                }
+                // every delete of a blob is logged at INFO, naming the member's reason: one line per job end
+                logger.info("job " + jobId + " ended: its blob " + store.location(jobId) + " is deleted"
+                        + (attempt > 0 ? " (after a wait)" : ""));
                 return;
             case ABSENT:
             case KEPT:
@@ -623,7 +628,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 deleteSteps(DropInStepListener.Step.BEFORE_GC_DELETE));
         if (r.outcome() == BlobDeletion.Outcome.DELETED) {
             metrics.gcDeleted.incrementAndGet();
-            logger.fine("gc deleted the blob of job " + jobId + " (no entry): " + store.location(jobId));
+            logger.info("gc deleted the blob of job " + jobId + " (no entry): " + store.location(jobId));
         } else if (r.outcome() == BlobDeletion.Outcome.FAILED) {
             logger.warning("gc could not delete the blob of job " + jobId + ": " + r.detail());
         }

@@ -425,6 +425,34 @@ public abstract class AbstractJobInfoStoreContractTest {
         assertThat(completeBlobs()).extracting(StoredBlob::jobId).containsExactlyInAnyOrder(31L, 33L);
     }
 
+    /**
+     * A leftover entry is handed back by callers, who may have built it themselves: its token is checked again, and
+     * a forged one (a traversal, another job's, a complete blob's name, none) is refused without deleting anything.
+     */
+    @Test
+    void aForgedLeftoverIsRefusedAndDeletesNothing() throws Exception {
+        store.create(71, BlobSource.ofBytes(BlobEnvelope.wrap(71, 1, TestBlobs.randomPayload(71, 500))));
+        store.create(72, BlobSource.ofBytes(BlobEnvelope.wrap(72, 1, TestBlobs.randomPayload(72, 500))));
+        Instant now = Instant.now();
+        List<StoredBlob> forged = new java.util.ArrayList<>(List.of(
+                StoredBlob.leftover(71, "forged", 0, now, "../.tmp-0000000000000047-x"),
+                StoredBlob.leftover(71, "forged", 0, now, ".tmp-0000000000000047-x/../0000000000000047.jobinfo"),
+                StoredBlob.leftover(71, "forged", 0, now, ".tmp-0000000000000048-x"),
+                StoredBlob.leftover(71, "forged", 0, now, "0000000000000047.jobinfo"),
+                StoredBlob.leftover(71, "forged", 0, now, "0000000000000048.jobinfo"),
+                new StoredBlob(71, store.location(71), 0, now, true)));
+        for (StoredBlob f : forged) {
+            try {
+                assertThat(store.deleteIncomplete(f)).as("%s", f).isFalse();
+            } catch (IllegalArgumentException | JobInfoStoreException refused) {
+                // refused: what a backend that cannot use the token does
+            }
+        }
+        assertThat(completeBlobs()).extracting(StoredBlob::jobId).contains(71L, 72L);
+        assertThat(store.read(71).payload()).isNotEmpty();
+        assertThat(store.read(72).payload()).isNotEmpty();
+    }
+
     @Test
     void listUntilVisitsWhatListReturnsInTheSameOrder() throws Exception {
         for (long id = 41; id <= 45; id++) {
