@@ -18,7 +18,6 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -34,11 +33,11 @@ import java.util.concurrent.TimeUnit;
  *
  * <ul>
  *   <li>{@value #OPERATIONS}, a {@link Timer} per {@code backend} (the store's type), {@code store} (its store id),
- *   {@code operation} ({@code create}, {@code read}, {@code read-to}, {@code open-raw}, {@code delete},
+ *   {@code operation} ({@code create}, {@code read}, {@code open-raw}, {@code delete},
  *   {@code list}, {@code delete-incomplete}) and {@code outcome}: its count is the number of calls, its total time
  *   their latency, and the outcome tells successes from errors ({@link #outcomeOf}).</li>
  *   <li>{@value #BYTES}, a {@link DistributionSummary} (base unit bytes) per {@code backend}, {@code store} and
- *   {@code operation} ({@code create}: envelope bytes written; {@code read}, {@code read-to}: payload bytes
+ *   {@code operation} ({@code create}: envelope bytes written; {@code read}: payload bytes
  *   returned after verification).</li>
  * </ul>
  *
@@ -156,11 +155,6 @@ public final class MeteredJobInfoStore extends ForwardingJobInfoStore {
     public VerifiedBlob read(long jobId, io.jobinfo.store.envelope.ReadVerification level)
             throws JobInfoStoreException {
         return timed("read", () -> delegate.read(jobId, level), blob -> SUCCESS, blob -> blob.payload().length);
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        return timed("read-to", () -> delegate.readTo(jobId, out), length -> SUCCESS, length -> length);
     }
 
     @Override

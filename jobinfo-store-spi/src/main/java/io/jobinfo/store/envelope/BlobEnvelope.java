@@ -160,7 +160,8 @@ public final class BlobEnvelope {
         checkJobId(header, expectedJobId);
         if (header.payloadLength() > Integer.MAX_VALUE - 16) {
             throw new IOException("payload of " + header.payloadLength()
-                    + " bytes does not fit in memory; read it with readTo(jobId, out)");
+                    + " bytes does not fit in memory; stream it with BlobEnvelope.copyVerified over the store's"
+                    + " openRaw(jobId)");
         }
         int length = (int) header.payloadLength();
         byte[] payload;

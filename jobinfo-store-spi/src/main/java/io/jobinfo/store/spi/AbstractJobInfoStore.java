@@ -9,7 +9,6 @@ import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -71,11 +70,6 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
     @Override
     public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
         return readRaw(jobId, (in, location) -> BlobEnvelope.readVerified(in, jobId, location, level));
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        return readRaw(jobId, (in, location) -> BlobEnvelope.copyVerified(in, out, jobId).payloadLength());
     }
 
     /** What a verified read does with the raw stream of a blob at {@code location}. */

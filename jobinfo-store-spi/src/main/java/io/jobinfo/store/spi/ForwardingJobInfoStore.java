@@ -4,7 +4,6 @@ import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.List;
 import java.util.function.Predicate;
 
@@ -29,7 +28,7 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
 
     /**
      * Called on the caller's thread before each call that reaches the stored data, with its name: {@code create},
-     * {@code openRaw}, {@code read} (both), {@code readTo}, {@code delete}, {@code list} (and {@code listUntil}),
+     * {@code openRaw}, {@code read} (both), {@code delete}, {@code list} (and {@code listUntil}),
      * {@code deleteIncomplete}. Does nothing here; a decorator that watches every such call alike overrides it.
      */
     protected void beforeCall(String operation) {
@@ -72,12 +71,6 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
     public VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
         beforeCall("read");
         return delegate.read(jobId, level);
-    }
-
-    @Override
-    public long readTo(long jobId, OutputStream out) throws JobInfoStoreException {
-        beforeCall("readTo");
-        return delegate.readTo(jobId, out);
     }
 
     @Override

@@ -5,7 +5,6 @@ import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -22,7 +21,7 @@ import java.util.function.Predicate;
  *   <li><b>Atomic.</b> A blob becomes visible to readers and to {@link #list()} only once complete; a reader never
  *   sees partial bytes. An interrupted write leaves at most an {@linkplain StoredBlob#incomplete() incomplete}
  *   leftover that only garbage collection removes.</li>
- *   <li><b>Verified reads.</b> {@link #read} and {@link #readTo} check the whole envelope (magic, version, job id,
+ *   <li><b>Verified reads.</b> {@link #read} checks the whole envelope (magic, version, job id,
  *   length, CRC32C, SHA-256); a corrupt or truncated blob raises {@link CorruptBlobException}, never data.</li>
  * </ul>
  *
@@ -63,7 +62,8 @@ public interface JobInfoStore extends AutoCloseable {
 
     /**
      * Opens the stored bytes of {@code jobId} as they are, <em>without</em> verification: for tools that inspect
-     * damaged blobs. Everyone else uses {@link #read} or {@link #readTo}.
+     * damaged blobs, and for streaming a verified payload of any size through
+     * {@link io.jobinfo.store.envelope.BlobEnvelope#copyVerified}. Everyone else uses {@link #read}.
      *
      * @throws BlobNotFoundException no complete blob exists
      * @throws JobInfoStoreException the backend failed
@@ -72,7 +72,8 @@ public interface JobInfoStore extends AutoCloseable {
 
     /**
      * Reads and fully verifies the blob of {@code jobId} into memory. Limited to payloads below 2 GB (a Java array);
-     * use {@link #readTo} for larger ones.
+     * a larger one is streamed and verified with {@link io.jobinfo.store.envelope.BlobEnvelope#copyVerified} over
+     * {@link #openRaw}.
      *
      * @throws BlobNotFoundException no complete blob exists
      * @throws CorruptBlobException  the stored bytes fail verification; nothing is returned
@@ -93,14 +94,6 @@ public interface JobInfoStore extends AutoCloseable {
     default VerifiedBlob read(long jobId, ReadVerification level) throws JobInfoStoreException {
         return read(jobId);
     }
-
-    /**
-     * Streams the payload of {@code jobId} to {@code out} while verifying it; any size. The payload is only valid
-     * if this method returns normally: on {@link CorruptBlobException} the caller must discard what was written.
-     *
-     * @return the verified envelope header's payload length
-     */
-    long readTo(long jobId, OutputStream out) throws JobInfoStoreException;
 
     /**
      * How many blobs a restore should read at once from this store when its user does not say: enough requests in
