@@ -2,7 +2,7 @@ package io.jobinfo.store.ops;
 
 import io.jobinfo.store.lifecycle.MarkerClaims;
 import io.jobinfo.store.lifecycle.DeleteClaims;
-import io.jobinfo.store.lifecycle.BlobDeletion;
+import io.jobinfo.store.lifecycle.ReferenceWrite;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
 import io.jobinfo.store.lifecycle.MapValue;
@@ -19,15 +19,11 @@ import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
-import io.jobinfo.store.spi.BlobAlreadyExistsException;
-import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.values.SetOnce;
 import io.jobinfo.store.values.ValueObject;
 import java.nio.charset.StandardCharsets;
@@ -36,7 +32,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -229,6 +224,7 @@ public final class Migrator {
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final MapValueReader reader;
     private final DeleteClaims claims;
+    private final ReferenceWrite writer;
     /** Stands for a value that does not decode where the map is read again: no format recognises it. */
     private static final Object UNDECODABLE = new Object() {
         @Override
@@ -247,6 +243,8 @@ public final class Migrator {
         this.formats = b.formats;
         this.reader = new MapValueReader(b.map, b.formats);
         this.claims = b.claims != null ? b.claims : new MarkerClaims(b.map, "migrate", java.time.Clock.systemUTC());
+        // read back at CRC32C before the reference is written: why that level, see publish's javadoc
+        this.writer = ReferenceWrite.builder(store, claims).readBack(ReadVerification.CRC32C).build();
     }
 
     public static Builder builder(IMap<Long, Object> map, JobInfoStore store) {
@@ -363,19 +361,8 @@ public final class Migrator {
                     attempt);
         }
         // no delete of this id (drop-in or tool) runs between the blob and the reference: in SeaTunnel's map the
-        // id's claim lock is held, as the drop-in's move holds it
-        DeleteClaims.WriteHold hold = claims.holdForWrite(jobId);
-        if (hold == null) {
-            LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
-            return null;
-        }
-        EntryResult result;
-        try {
-            result = publish(jobId, attempt, value, read.compareValue(), format, inline, freedPerCopy);
-        } finally {
-            hold.release();
-        }
-        return result;
+        // id's claim lock is held (ReferenceWrite holds it), as the drop-in's move holds it
+        return publish(jobId, attempt, read.compareValue(), format, inline, freedPerCopy);
     }
 
     /** One attempt at an entry whose value decodes and is live. */
@@ -410,7 +397,8 @@ public final class Migrator {
     }
 
     /**
-     * Writes the blob of an inline job, then swaps the inline value for its pointer by a compare-and-set.
+     * Writes the blob of an inline job, then swaps the inline value for its pointer by a compare-and-set: the
+     * lifecycle's write half ({@link ReferenceWrite}), with a read-back and a conflict left to the operator.
      *
      * <p><b>One SHA-256 pass.</b> The envelope is sealed once ({@link BlobEnvelope#seal}: one CRC32C and one SHA-256
      * pass over the payload, computed from the very buffer that is written), and the pointer carries the header of
@@ -434,8 +422,8 @@ public final class Migrator {
      * @return the entry's result, or {@code null} when the entry changed meanwhile and the next attempt should look
      *         again
      */
-    private EntryResult publish(long jobId, int attempt, Object value, Object expected, JobValueFormat format,
-                                InlineJob inline, long freedPerCopy) {
+    private EntryResult publish(long jobId, int attempt, Object expected, JobValueFormat format, InlineJob inline,
+                                long freedPerCopy) {
         byte[] payload = inline.payload();
         // the envelope records the initialization timestamp, so the pointer can be rebuilt from the blob alone; sealed
         // once (one CRC32C and one SHA-256 pass over the payload): create checks it by CRC32C, never re-hashes it
@@ -443,67 +431,74 @@ public final class Migrator {
         System.arraycopy(payload, 0, buffer, EnvelopeHeader.LENGTH, payload.length);
         SealedEnvelope envelope = BlobEnvelope.seal(jobId, inline.codecId(), inline.initializationTimestamp(),
                 new EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
-        EnvelopeHeader header = envelope.header();
-        boolean created;
-        try {
-            created = store.create(jobId, envelope) == CreateOutcome.CREATED;
-        } catch (BlobAlreadyExistsException e) {
-            return fail(jobId, Reason.CONFLICTING_BLOB, store.location(jobId) + " holds other bytes than this"
-                    + " inline job (a leftover of an earlier job with this id?); look at it with 'inspect "
-                    + jobId + "', remove it, and rerun", attempt);
-        } catch (OutcomeUnknownException e) {
-            return fail(jobId, Reason.STORE_FAILED, "the write's outcome is unknown (" + e.getMessage()
-                    + "); the entry stays inline, rerun", attempt);
-        } catch (JobInfoStoreException e) {
-            return fail(jobId, Reason.STORE_FAILED, e.getMessage() + "; the entry stays inline, rerun", attempt);
-        }
-        try {
-            VerifiedBlob back = store.read(jobId, ReadVerification.CRC32C); // why CRC32C: see publish's javadoc
-            if (!back.header().describesSameBlob(header)) {
-                throw new JobInfoStoreException("read back " + back.header() + ", wrote " + header, jobId,
-                        store.location(jobId));
+        ReferenceWrite.Entry entry = new ReferenceWrite.Entry() {
+            @Override
+            public boolean replace(JobInfoPointer pointer) {
+                return map.replace(jobId, expected, format.pointerValue(pointer)); // the value read, as stored
             }
-        } catch (JobInfoStoreException e) {
-            if (created) {
-                deleteWhileInline(jobId, header, envelope);
+
+            @Override
+            public ReferenceWrite.State state(JobInfoPointer pointer) {
+                return stateOf(jobId, current(jobId), pointer, inline);
             }
-            return fail(jobId, Reason.BLOB_INVALID, "reading back the written blob failed: " + e.getMessage()
-                    + "; the entry stays inline", attempt);
+        };
+        ReferenceWrite.Result r = writer.write(jobId, envelope, entry, new ReferenceWrite.Steps() {
+            @Override
+            public void beforeReplace(long id) {
+                listener.beforeReplace(id, attempt);
+            }
+        });
+        if (r.leftForGc() && r.outcome() == ReferenceWrite.Outcome.CHANGED) {
+            LOG.warn("job {}: {}", jobId, r.detail());
         }
-        JobInfoPointer pointer = new JobInfoPointer(jobId, inline.initializationTimestamp(), store.storeId(),
-                header);
-        Object pointerValue = format.pointerValue(pointer);
-        listener.beforeReplace(jobId, attempt);
-        boolean replaced;
-        try {
-            replaced = map.replace(jobId, expected, pointerValue); // the value read, as stored
-        } catch (RuntimeException e) {
-            // outcome unknown: what the map holds now tells; anything else is handled below like a lost race
-            replaced = pointer.equals(formats.pointerOf(current(jobId)));
+        switch (r.outcome()) {
+            case WRITTEN:
+                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                        attempt);
+            case BUSY:
+                LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
+                return null;
+            case CONFLICT:
+                return fail(jobId, Reason.CONFLICTING_BLOB, r.detail() + "; look at it with 'inspect " + jobId
+                        + "', remove it, and rerun", attempt);
+            case OUTCOME_UNKNOWN:
+                return fail(jobId, Reason.STORE_FAILED, "the write's outcome is unknown (" + r.detail()
+                        + "); the entry stays inline, rerun", attempt);
+            case STORE_FAILED:
+                return fail(jobId, Reason.STORE_FAILED, r.detail() + "; the entry stays inline, rerun", attempt);
+            case READ_BACK_FAILED:
+                return fail(jobId, Reason.BLOB_INVALID, r.detail() + "; the entry stays inline", attempt);
+            case ENTRY_GONE:
+            case BEING_DELETED:
+                if (r.leftForGc()) {
+                    LOG.warn("job {}: {}", jobId, r.detail());
+                }
+                return skip(jobId, Reason.REMOVED, attempt);
+            case BECAME_REFERENCE:
+                return skip(jobId, Reason.BECAME_POINTER, attempt);
+            default:
+                LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
+                return null;
         }
-        if (replaced) {
-            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
-                    attempt);
-        }
-        Object now = current(jobId);
+    }
+
+    /** What {@code now} (a value read under the id) is to a write of {@code pointer} for {@code inline}. */
+    private ReferenceWrite.State stateOf(long jobId, Object now, JobInfoPointer pointer, InlineJob inline) {
         if (now == null) {
-            deleteUnreferenced(jobId, header, envelope);
-            return skip(jobId, Reason.REMOVED, attempt);
+            return ReferenceWrite.State.GONE;
         }
         if (now instanceof DeleteMarker) {
-            // being removed by its deleter, which may have deleted the blob under the id before this run's landed
-            deleteOnceUnmarked(jobId, header, envelope);
-            return skip(jobId, Reason.REMOVED, attempt);
+            return ReferenceWrite.State.CLAIMED;
         }
-        if (formats.pointerOf(now) != null) {
-            return skip(jobId, Reason.BECAME_POINTER, attempt); // the blob may be the pointer's: keep it
+        JobInfoPointer nowPointer = formats.pointerOf(now);
+        if (nowPointer != null) {
+            return pointer.equals(nowPointer) ? ReferenceWrite.State.REFERENCE_WRITTEN
+                    : ReferenceWrite.State.OTHER_REFERENCE;
         }
-        if (formats.forValue(now) != null && !sameJob(jobId, now, inline)) {
-            // another job under this id: our blob is nobody's; the retry writes the new one
-            deleteWhileInline(jobId, header, envelope);
+        if (formats.forValue(now) == null) {
+            return ReferenceWrite.State.UNREADABLE;
         }
-        LOG.debug("job {} changed during migration (attempt {}); retrying", jobId, attempt);
-        return null;
+        return sameJob(jobId, now, inline) ? ReferenceWrite.State.SAME_INLINE : ReferenceWrite.State.OTHER_INLINE;
     }
 
     private EntryResult rollbackOne(long jobId, boolean dryRun) {
@@ -581,105 +576,6 @@ public final class Migrator {
             return skip(jobId, Reason.BECAME_INLINE, attempt);
         }
         return null;
-    }
-
-    /** How long {@link #deleteOnceUnmarked} waits for a deleter's marker to go. */
-    static final long MARKER_WAIT_MILLIS = 10_000;
-
-    /**
-     * Deletes the blob this run wrote for an entry that a deleter has claimed (a {@link DeleteMarker} under the id):
-     * the deleter deletes the blob under the id before it removes its marker, so a blob that landed after that delete
-     * is nobody's once the marker is gone. Waits up to {@value #MARKER_WAIT_MILLIS} ms for the marker to go, then
-     * deletes as for a removed entry ({@link #deleteUnreferenced}); an inline value of another job under the id is
-     * handled as in a lost race ({@link #deleteWhileInline}); a pointer under the id keeps the blob (it may be that
-     * pointer's). A marker still there after the wait belongs to a deleter that stopped: gc finishes its deletion, this
-     * blob with it.
-     */
-    private void deleteOnceUnmarked(long jobId, EnvelopeHeader header, BlobSource envelope) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MARKER_WAIT_MILLIS);
-        long pause = 5;
-        while (true) {
-            Object now = current(jobId);
-            if (!(now instanceof DeleteMarker)) {
-                if (now == null) {
-                    deleteUnreferenced(jobId, header, envelope);
-                } else if (formats.pointerOf(now) == null && formats.forValue(now) != null) {
-                    deleteWhileInline(jobId, header, envelope);
-                }
-                return;
-            }
-            if (System.nanoTime() - deadline > 0) {
-                LOG.warn("job {}: its deleter's claim is still in place after {} ms; the blob written for it is left"
-                        + " to gc, which finishes that deletion", jobId, MARKER_WAIT_MILLIS);
-                return;
-            }
-            try {
-                Thread.sleep(pause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                LOG.warn("job {}: interrupted while its deleter finishes; the blob written for it is left to gc",
-                        jobId);
-                return;
-            }
-            pause = Math.min(200, pause * 2);
-        }
-    }
-
-    /**
-     * Deletes the blob this run wrote for an entry that went away (the job ended), through {@link BlobDeletion}: the
-     * job id is claimed first ({@link #claims}), and if anything is registered under the id meanwhile (a resubmit),
-     * the blob is kept: no pointer is ever left without its blob. A failed delete keeps a marker claim (GC finishes
-     * the deletion).
-     */
-    private void deleteUnreferenced(long jobId, EnvelopeHeader header, BlobSource envelope) {
-        BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store, BlobDeletion.NEVER_HELD,
-                BlobDeletion.Steps.NONE);
-        switch (r.outcome()) {
-            case KEPT:
-                LOG.debug("job {}: registered again meanwhile; the blob written for it is kept", jobId);
-                break;
-            case FAILED:
-            case HELD:
-                LOG.warn("job {}: the blob written for it is not needed but was not deleted ({}); gc removes it (or"
-                        + " finishes the claim)", jobId, r.detail());
-                break;
-            default:
-                if (r.releaseFailure() != null) {
-                    LOG.warn("job {}: unneeded blob deleted, but removing the claim failed ({}); gc removes it",
-                            jobId, r.releaseFailure().toString());
-                }
-        }
-    }
-
-    /**
-     * Deletes the blob this run wrote for an inline value that is still (or again) in the map under the id, with
-     * other content. No claim is possible without hiding that running job from readers, and none is needed for the
-     * usual case: no pointer can be put under the id while the inline value is there ({@code putIfAbsent} fails on
-     * it). Only if the inline job is removed and the id resubmitted with exactly this blob's bytes within the delete
-     * can a pointer meet the delete; the map is checked once more after it and the blob written again in that case.
-     */
-    private void deleteWhileInline(long jobId, EnvelopeHeader header, BlobSource envelope) {
-        try {
-            Object before = current(jobId);
-            if (before == null) {
-                deleteUnreferenced(jobId, header, envelope);
-                return;
-            }
-            if (formats.forValue(before) == null) {
-                return; // a pointer (maybe to this very blob) or a claim: not ours to delete
-            }
-            store.delete(jobId);
-            Object now = current(jobId);
-            JobInfoPointer nowPointer = formats.pointerOf(now);
-            if (nowPointer != null && nowPointer.storeId().equals(store.storeId()) && nowPointer.matches(header)) {
-                LOG.warn("job {}: a pointer to the blob appeared while it was being deleted; writing it again",
-                        jobId);
-                store.create(jobId, envelope);
-            }
-        } catch (JobInfoStoreException | RuntimeException e) {
-            LOG.warn("job {}: the blob written for it is not needed but could not be deleted ({}); gc removes it"
-                    + " once the job id is no longer registered", jobId, e.getMessage());
-        }
     }
 
     /**

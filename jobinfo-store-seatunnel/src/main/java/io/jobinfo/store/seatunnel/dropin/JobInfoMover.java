@@ -15,11 +15,10 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.lifecycle.BlobDeletion;
-import io.jobinfo.store.lifecycle.DeleteClaims;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.LockClaims;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
-import io.jobinfo.store.spi.BlobAlreadyExistsException;
+import io.jobinfo.store.lifecycle.ReferenceWrite;
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -101,6 +100,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile LockClaims claims;
     /** The same locks, tried once: a gc delete leaves a busy id for its next run. */
     private volatile LockClaims gcClaims;
+    /** The write half of the lifecycle over {@link #claims}: blob, then the reference by a compare-and-set. */
+    private volatile ReferenceWrite writer;
     private volatile ClusterViewGuard view;
     private volatile String lastHoldLogged;
     private volatile UUID listenerId;
@@ -144,6 +145,21 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         map = instance.getMap(MAP);
         claims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, CLAIM_WAIT_MILLIS);
         gcClaims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, 0);
+        writer = ReferenceWrite.builder(store, claims)
+                .replaceUnreferencedConflicts() // an earlier run's blob of a job submitted again with its id
+                .steps(new ReferenceWrite.Steps() {
+                    @Override
+                    public void beforeBlob(long jobId) {
+                        DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB, jobId);
+                    }
+
+                    @Override
+                    public void beforeReplace(long jobId) {
+                        DropInSteps.reached(DropInStepListener.Step.BEFORE_REPLACE, jobId);
+                    }
+                })
+                .deletionSteps(deleteSteps(null))
+                .build();
         view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
         DropInMembers.register(instance, settings.mode(), storeIdentity);
         if (passive()) {
@@ -348,7 +364,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         try {
             current = known != null ? known : map.get(jobId);
         } catch (RuntimeException e) {
-            retryMove(jobId, attempt, e);
+            retryMove(jobId, attempt, e.toString());
             return;
         }
         Data job = current == null ? null : current.getJobImmutableInformation();
@@ -369,78 +385,85 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             logger.warning("job " + jobId + " stays inline in " + MAP + ": " + e.getMessage());
             return;
         }
-        DeleteClaims.WriteHold hold;
+        // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
+        // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe; sealed
+        // once: the checksums are computed here and the store's create does not hash the bytes again
+        final JobInfo read = current;
+        SealedEnvelope blob = BlobEnvelope.seal(jobId, SeaTunnelJobDataCodec.ID, read.getInitializationTimestamp(),
+                payload);
+        ReferenceWrite.Result r;
         try {
-            hold = claims.holdForWrite(jobId);
-            if (hold == null) {
-                throw new IllegalStateException("the claim lock of job " + jobId + " stayed busy for "
-                        + CLAIM_WAIT_MILLIS / 1000 + " s");
-            }
+            r = writer.write(jobId, blob, new ReferenceWrite.Entry() {
+                @Override
+                public boolean replace(JobInfoPointer pointer) {
+                    return map.replace(jobId, read, new JobInfo(read.getInitializationTimestamp(), referenceOf(pointer)));
+                }
+
+                @Override
+                public ReferenceWrite.State state(JobInfoPointer pointer) {
+                    return stateOf(map.get(jobId), read, pointer);
+                }
+            }, null);
         } catch (RuntimeException e) {
-            retryMove(jobId, attempt, e);
+            retryMove(jobId, attempt, e.toString());
             return;
         }
-        try {
-            DropInSteps.reached(DropInStepListener.Step.BEFORE_BLOB, jobId);
-            // with the initialization timestamp, byte for byte what 'jobinfo-store migrate' writes for this job: a
-            // migration running beside the drop-in finds its own bytes there and both compare-and-sets are safe
-            // sealed once: the checksums are computed here and the store's create does not hash the bytes again
-            long timestamp = current.getInitializationTimestamp();
-            SealedEnvelope blob = BlobEnvelope.seal(jobId, SeaTunnelJobDataCodec.ID, timestamp, payload);
-            EnvelopeHeader header = blob.header();
-            try {
-                store.create(jobId, blob);
-            } catch (BlobAlreadyExistsException stale) {
-                // another job's blob under this id (a job resubmitted with its id): the entry is inline, so no
-                // reference can point at the stored blob; replace it
-                if (!current.equals(map.get(jobId))) {
-                    pending.remove(jobId);
-                    return;
-                }
-                // under this move's own lock (claims are reentrant): no reference, so the stale blob may go
-                BlobDeletion.Result earlier = BlobDeletion.deleteUnreferenced(jobId, claims, store,
-                        BlobDeletion.NEVER_HELD, deleteSteps(null));
-                if (earlier.outcome() == BlobDeletion.Outcome.DELETED) {
-                    logger.info("job " + jobId + " was submitted again with its id: the blob of its earlier run at "
-                            + store.location(jobId) + " is deleted");
-                }
-                if (!earlier.gone()) {
-                    throw new IllegalStateException("the stale blob of an earlier job " + jobId + " could not be"
-                            + " replaced: " + earlier);
-                }
-                store.create(jobId, blob);
-            }
-            JobInfoPointer pointer = new JobInfoPointer(jobId, current.getInitializationTimestamp(), store.storeId(),
-                    header);
-            Data reference = serialization.toData(new JobInfoReference(pointer));
-            DropInSteps.reached(DropInStepListener.Step.BEFORE_REPLACE, jobId);
-            boolean replaced = map.replace(jobId, current, new JobInfo(current.getInitializationTimestamp(), reference));
-            if (replaced) {
+        switch (r.outcome()) {
+            case WRITTEN:
                 metrics.moved.incrementAndGet();
+                if (!r.detail().isEmpty()) {
+                    logger.info("job " + jobId + ": " + r.detail() + " (" + store.location(jobId) + ")");
+                }
                 logger.fine("job " + jobId + " moved to " + store.location(jobId) + " (" + payload.length() + " bytes)");
                 pending.remove(jobId);
                 DropInSteps.reached(DropInStepListener.Step.AFTER_REPLACE, jobId);
-            } else if (!map.containsKey(jobId)) {
+                break;
+            case ENTRY_GONE:
+            case BEING_DELETED:
                 // the job ended while its blob was written: nothing references the blob
                 pending.remove(jobId);
-                BlobDeletion.Result r = BlobDeletion.deleteUnreferenced(jobId, claims, store,
-                        BlobDeletion.NEVER_HELD, deleteSteps(null));
-                if (r.outcome() == BlobDeletion.Outcome.DELETED) {
-                    logger.info("job " + jobId + " ended while it was moved: the blob just written to "
-                            + store.location(jobId) + " is deleted");
-                } else if (r.outcome() == BlobDeletion.Outcome.FAILED) {
-                    logger.warning("job " + jobId + " ended while it was moved; its blob could not be deleted ("
-                            + r.detail() + "): gc removes it");
+                if (r.leftForGc()) {
+                    logger.warning("job " + jobId + " ended while it was moved: " + r.detail());
+                } else if (!r.detail().isEmpty()) {
+                    logger.info("job " + jobId + " ended while it was moved: " + r.detail() + " ("
+                            + store.location(jobId) + ")");
                 }
-            } else {
+                break;
+            case BECAME_REFERENCE:
+                pending.remove(jobId); // another writer (a migration beside the drop-in) put the reference
+                break;
+            case CHANGED:
                 // the value changed meanwhile: look again
+                if (r.leftForGc()) {
+                    logger.warning("job " + jobId + " changed while it was moved: " + r.detail());
+                }
                 stripe(jobId).execute(() -> move(jobId, 0, null));
-            }
-        } catch (JobInfoStoreException | RuntimeException e) {
-            retryMove(jobId, attempt, e);
-        } finally {
-            hold.release();
+                break;
+            case BUSY:
+                retryMove(jobId, attempt, "the claim lock of job " + jobId + " stayed busy for "
+                        + CLAIM_WAIT_MILLIS / 1000 + " s");
+                break;
+            default: // CONFLICT, STORE_FAILED, OUTCOME_UNKNOWN (the blob kept), READ_BACK_FAILED
+                retryMove(jobId, attempt, r.toString());
         }
+    }
+
+    /** The map value of a reference to {@code pointer}. */
+    private Data referenceOf(JobInfoPointer pointer) {
+        return serialization.toData(new JobInfoReference(pointer));
+    }
+
+    /** What {@code now}, the entry under the id, is to the move of {@code read} to {@code pointer}. */
+    private ReferenceWrite.State stateOf(JobInfo now, JobInfo read, JobInfoPointer pointer) {
+        if (now == null) {
+            return ReferenceWrite.State.GONE;
+        }
+        Data value = now.getJobImmutableInformation();
+        if (isReference(value)) {
+            return referenceOf(pointer).equals(value) ? ReferenceWrite.State.REFERENCE_WRITTEN
+                    : ReferenceWrite.State.OTHER_REFERENCE;
+        }
+        return now.equals(read) ? ReferenceWrite.State.SAME_INLINE : ReferenceWrite.State.OTHER_INLINE;
     }
 
     /** Whether the entry of {@code jobId} holds a reference (an entry that cannot be read counts: it may). */
@@ -465,7 +488,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         };
     }
 
-    private void retryMove(long jobId, int attempt, Exception cause) {
+    private void retryMove(long jobId, int attempt, String cause) {
         metrics.moveFailures.incrementAndGet();
         long delay = backoff(attempt);
         if (attempt == 0 || attempt % 10 == 0) {
