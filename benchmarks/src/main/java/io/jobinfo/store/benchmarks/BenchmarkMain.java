@@ -50,12 +50,10 @@ public final class BenchmarkMain {
      * report's directory unless given).
      */
     static Path runMigrate(BenchOptions o) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        System.setProperty("hazelcast.logging.type", "slf4j");
-        System.setProperty("hazelcast.phone.home.enabled", "false");
+        quietHeadlessJvm();
         long start = System.nanoTime();
         boolean tempWork = o.workDir == null;
-        Path work = tempWork ? Files.createTempDirectory("jobinfo-bench-") : Files.createDirectories(o.workDir);
+        Path work = workDirectory(o);
         try {
             Metrics m = MigrateBenchmark.runAlone(o, work);
             double minutes = (System.nanoTime() - start) / 6e10;
@@ -67,18 +65,28 @@ public final class BenchmarkMain {
         }
     }
 
+    /** Charts without a display, Hazelcast through SLF4J, no phone-home. */
+    private static void quietHeadlessJvm() {
+        System.setProperty("java.awt.headless", "true");
+        System.setProperty("hazelcast.logging.type", "slf4j");
+        System.setProperty("hazelcast.phone.home.enabled", "false");
+    }
+
+    /** The run's working directory: the one given, or a temporary one (deleted after the run). */
+    private static Path workDirectory(BenchOptions o) throws java.io.IOException {
+        return o.workDir == null ? Files.createTempDirectory("jobinfo-bench-") : Files.createDirectories(o.workDir);
+    }
+
     /** Runs everything and writes the report; returns the markdown file. */
     public static Path run(String... args) throws Exception {
         return run(BenchOptions.parse(args));
     }
 
     static Path run(BenchOptions o) throws Exception {
-        System.setProperty("java.awt.headless", "true");
-        System.setProperty("hazelcast.logging.type", "slf4j");
-        System.setProperty("hazelcast.phone.home.enabled", "false");
+        quietHeadlessJvm();
         long start = System.nanoTime();
         boolean tempWork = o.workDir == null;
-        Path work = tempWork ? Files.createTempDirectory("jobinfo-bench-") : Files.createDirectories(o.workDir);
+        Path work = workDirectory(o);
         Metrics m = new Metrics();
         List<Backend> backends = new ArrayList<>();
         List<String> stores = new ArrayList<>();

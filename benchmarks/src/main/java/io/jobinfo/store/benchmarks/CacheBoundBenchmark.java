@@ -14,8 +14,6 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -88,7 +86,7 @@ final class CacheBoundBenchmark {
                     .builder(readerMember, store, codec).cache(cacheConfig).build()) {
                 MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
                 long liveBefore = liveHeap(memory);
-                resetPeaks();
+                HeapPools.resetPeaks();
                 LongAccumulator maxWeight = new LongAccumulator(Math::max, 0);
                 AtomicLong gets = new AtomicLong();
                 AtomicLong wrong = new AtomicLong();
@@ -148,7 +146,7 @@ final class CacheBoundBenchmark {
                 m.add("cache.maxWeight", "bytes", maxWeight.get());
                 m.add("cache.finalWeight", "bytes", reader.cachedBytes());
                 m.add("cache.liveHeapGrowthMax", "bytes", liveMax - liveBefore);
-                m.add("cache.peakHeapUsed", "bytes", peakHeapUsed());
+                m.add("cache.peakHeapUsed", "bytes", HeapPools.peakHeapUsed());
                 m.add("cache.liveHeapBefore", "bytes", liveBefore);
                 m.add("cache.gets", "gets", gets.get());
                 m.add("cache.getsPerSecond", "gets/s", gets.get() / secs);
@@ -168,24 +166,6 @@ final class CacheBoundBenchmark {
     private static long liveHeap(MemoryMXBean memory) {
         System.gc();
         return memory.getHeapMemoryUsage().getUsed();
-    }
-
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pool.resetPeakUsage();
-            }
-        }
-    }
-
-    private static long peakHeapUsed() {
-        long sum = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                sum += pool.getPeakUsage().getUsed();
-            }
-        }
-        return sum;
     }
 
     interface Task {

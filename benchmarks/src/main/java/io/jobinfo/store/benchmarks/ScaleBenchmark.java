@@ -13,8 +13,6 @@ import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryPoolMXBean;
-import java.lang.management.MemoryType;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -123,7 +121,7 @@ final class ScaleBenchmark {
                     ScenarioBenchmark.INLINE_MAP) / n);
 
             long liveBefore = liveHeap();
-            resetPeaks();
+            HeapPools.resetPeaks();
             Member killed = master.getCluster().getLocalMember();
             long gc0 = ScenarioBenchmark.gcPauseMillis();
             long t0 = System.nanoTime();
@@ -133,7 +131,7 @@ final class ScaleBenchmark {
             List<Map.Entry<Long, InlineJobInfo>> all = new ArrayList<>(survivor.entrySet());
             double took = (System.nanoTime() - t0) / 1e6;
             m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
-            long peak = peakHeapUsed();
+            long peak = HeapPools.peakHeapUsed();
             long retained = liveHeap() - liveBefore;
             if (all.size() != n) {
                 throw new IllegalStateException("scale inline " + n + ": " + all.size() + " entries after the kill");
@@ -177,7 +175,7 @@ final class ScaleBenchmark {
 
             AtomicReferenceArray<JobImmutableInformation> restored = new AtomicReferenceArray<>(n);
             long liveBefore = liveHeap();
-            resetPeaks();
+            HeapPools.resetPeaks();
             Member killed = master.getCluster().getLocalMember();
             long gc0 = ScenarioBenchmark.gcPauseMillis();
             long t0 = System.nanoTime();
@@ -189,7 +187,7 @@ final class ScaleBenchmark {
                 report = newMaster.restoreAll((id, ts, job) -> restored.set(Arrays.binarySearch(ids, id), job));
                 double took = (System.nanoTime() - t0) / 1e6;
                 m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
-                long peak = peakHeapUsed();
+                long peak = HeapPools.peakHeapUsed();
                 long retained = liveHeap() - liveBefore; // the registry's cache included, as on a real master
                 if (!report.failed().isEmpty() || report.restored().size() != n) {
                     throw new IllegalStateException("scale " + backend.name() + " " + n + ": restored "
@@ -225,23 +223,5 @@ final class ScaleBenchmark {
     private static long liveHeap() {
         ScenarioBenchmark.gc();
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    }
-
-    private static void resetPeaks() {
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                pool.resetPeakUsage();
-            }
-        }
-    }
-
-    private static long peakHeapUsed() {
-        long sum = 0;
-        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP) {
-                sum += pool.getPeakUsage().getUsed();
-            }
-        }
-        return sum;
     }
 }
