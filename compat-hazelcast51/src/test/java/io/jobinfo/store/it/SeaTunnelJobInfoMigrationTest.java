@@ -71,8 +71,7 @@ class SeaTunnelJobInfoMigrationTest {
     void migratesVerifiesRollsBackAndMigratesAgainRealSeaTunnelJobInfos() throws Exception {
         assertThat(BuildInfoProvider.getBuildInfo().getVersion()).startsWith("5.1");
         Path storeDir = Files.createDirectories(tmp.resolve("store"));
-        JobInfoStorageConfig storage = JobInfoStorageConfig.builder("local").namespace(storeDir.toString())
-                .build();
+        JobInfoStorageConfig storage = localStorage(storeDir);
         Path storageYaml = storageYaml(storeDir);
 
         try (ProcessCluster cluster = new ProcessCluster("st51", PORT_BASE, 3, storage);
@@ -256,8 +255,7 @@ class SeaTunnelJobInfoMigrationTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void gcOnSeaTunnelsMapClaimsWithLocksAndWritesNothingIntoIt() throws Exception {
         Path storeDir = Files.createDirectories(tmp.resolve("store"));
-        JobInfoStorageConfig storage = JobInfoStorageConfig.builder("local").namespace(storeDir.toString())
-                .build();
+        JobInfoStorageConfig storage = localStorage(storeDir);
         Path storageYaml = storageYaml(storeDir);
         try (ProcessCluster cluster = new ProcessCluster("st51gc", GC_PORT_BASE, 2, storage);
              JobInfoStore store = JobInfoStores.open(storage)) {
@@ -324,19 +322,17 @@ class SeaTunnelJobInfoMigrationTest {
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void rebuildPointersRefusesOnSeaTunnelsMapAndWritesNothingIntoIt() throws Exception {
         Path storeDir = Files.createDirectories(tmp.resolve("store"));
-        JobInfoStorageConfig storage = JobInfoStorageConfig.builder("local").namespace(storeDir.toString())
-                .build();
-        Path storageYaml = storageYaml(storeDir);
+        JobInfoStorageConfig storage = localStorage(storeDir);
         try (ProcessCluster cluster = new ProcessCluster("st51rebuild", REBUILD_PORT_BASE, 2, storage);
              JobInfoStore store = JobInfoStores.open(storage)) {
-            cluster.start(2);
-            HazelcastInstance client = cluster.newClient(30);
-            IMap<Long, Object> map = client.getMap(MAP);
-            long ts = 1_700_000_000_000L;
             long running = 7_300_000L; // a stock job inline, as SeaTunnel puts it
-            RealSeaTunnelJob job = SeaTunnelJobs.build(running, 1, 2, false);
-            JobInfo stock = new JobInfo(ts, new HeapData(job.bytes()));
+            JobInfo stock = new JobInfo(1_700_000_000_000L,
+                    new HeapData(SeaTunnelJobs.build(running, 1, 2, false).bytes()));
+            cluster.start(2);
+            IMap<Long, Object> map = cluster.newClient(30).getMap(MAP);
             map.put(running, stock);
+            Path storageYaml = storageYaml(storeDir);
+            long ts = stock.getInitializationTimestamp();
             long lost = 7_300_001L; // a blob whose entry is gone (a lost partition, or a job ended before its delete)
             RealSeaTunnelJob lostJob = SeaTunnelJobs.build(lost, 1, 2, false);
             store.create(lost, io.jobinfo.store.envelope.BlobSource.ofBytes(
@@ -368,6 +364,10 @@ class SeaTunnelJobInfoMigrationTest {
     }
 
     private static final int REBUILD_PORT_BASE = 5755;
+
+    private static JobInfoStorageConfig localStorage(Path storeDir) {
+        return JobInfoStorageConfig.builder("local").namespace(storeDir.toString()).build();
+    }
 
     /** The CLI's {@code --storage-config} for the local store at {@code storeDir}. */
     private Path storageYaml(Path storeDir) throws java.io.IOException {
