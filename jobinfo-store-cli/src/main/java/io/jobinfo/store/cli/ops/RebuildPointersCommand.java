@@ -1,6 +1,10 @@
 package io.jobinfo.store.cli.ops;
 
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.MapValueReader;
 import io.jobinfo.store.ops.PointerRebuilder;
+import io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat;
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.lifecycle.IncidentLog;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -28,11 +32,13 @@ import picocli.CommandLine.Option;
                 + " before the loss, and with --apply puts their pointers back with putIfAbsent. Each blob is"
                 + " verified first; its pointer comes from the blob alone (format version 2 envelopes record the"
                 + " initialization timestamp). A dry run unless --apply. Afterwards acknowledge with gc"
-                + " --acknowledge-incidents.",
+                + " --acknowledge-incidents. Refuses SeaTunnel's engine_runningJobInfo (SeaTunnel's JobInfo values,"
+                + " or members with the drop-in): resubmit its lost jobs instead (docs/seatunnel.md).",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or rebuilt every candidate",
             "1:some candidates failed or were skipped (listed: unreadable, corrupt, or no timestamp)",
-            "2:invalid arguments or configuration, or no loss or merge on record and no --all-partitions",
+            "2:invalid arguments or configuration, no loss or merge on record and no --all-partitions, or the map"
+                + " is SeaTunnel's (nothing changed)",
             "3:the cluster or the store could not be reached",
             "4:internal error (a bug: please report it, with the trace printed)",
             "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; each pointer was put whole or not at all: rerun"})
@@ -65,6 +71,7 @@ public final class RebuildPointersCommand extends OpsCommand {
     @Override
     int execute() {
         try (OpsSession session = OpsSession.open(connection)) {
+            refuseOnSeaTunnelsMap(session);
             String mapName = session.map().getName();
             IncidentLog log = new IncidentLog(session.client(), mapName);
             List<ClusterIncident> open = log.open(incidentWindow, Instant.now());
@@ -110,6 +117,29 @@ public final class RebuildPointersCommand extends OpsCommand {
             }
             return exit;
         }
+    }
+
+    /**
+     * SeaTunnel's {@code engine_runningJobInfo} (its values are SeaTunnel's {@code JobInfo}, or members run the
+     * drop-in, as {@link SeaTunnelJobInfoFormat#claimLocksMap} tells): every member reads each value as its
+     * {@code JobInfo}, so the bare pointers this command puts would be values no member can read. A lost job of that
+     * map is gone from SeaTunnel's own state too (its job state and checkpoints live in other maps): it is resubmitted,
+     * and the drop-in moves it to the store again.
+     *
+     * @throws OpsException exit 2, before anything is read from the store or written, naming the map and the remedy
+     */
+    private static void refuseOnSeaTunnelsMap(OpsSession session) {
+        IMap<Long, Object> map = session.map();
+        JobValueFormats formats = new ValueFormatOption().formats();
+        if (new SeaTunnelJobInfoFormat().claimLocksMap(session.client(), map, new MapValueReader(map, formats))
+                == null) {
+            return;
+        }
+        throw new OpsException(ExitCodes.USAGE, "refusing: map " + map.getName() + " is SeaTunnel's (SeaTunnel's"
+                + " JobInfo values, or members with the jobinfo-store drop-in), whose members cannot read the"
+                + " pointers rebuild-pointers puts; nothing was changed. Resubmit the lost jobs (SeaTunnel lost their"
+                + " state with the partition; the drop-in stores them again), then run 'jobinfo-store gc --map "
+                + map.getName() + " --acknowledge-incidents' (docs/seatunnel.md)");
     }
 
     private static Map<String, Object> toJson(PointerRebuilder.Report r, String map, String storeId,

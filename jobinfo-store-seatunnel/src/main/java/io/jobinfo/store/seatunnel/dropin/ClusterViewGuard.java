@@ -20,7 +20,7 @@ import java.util.UUID;
  *   survivors of a loss, whose entries may be elsewhere;</li>
  *   <li>a split brain is being merged (lifecycle {@code MERGING} until {@code MERGED} or {@code MERGE_FAILED});</li>
  *   <li>an open incident of the map in the {@link IncidentLog} (a lost partition of the map, a healed split brain),
- *   recorded by the {@link PartitionLossMonitor} this guard installs: held until an operator has rebuilt what was
+ *   recorded by the {@link PartitionLossMonitor} this guard installs: held until an operator has resubmitted what was
  *   lost and acknowledged ({@code jobinfo-store gc --map engine_runningJobInfo --acknowledge-incidents}), as on the
  *   library path (gc only: the delete after a job's removal concerns an entry that existed);</li>
  *   <li>the partitions are not in sync with their backups ({@code isClusterSafe} false).</li>
@@ -98,9 +98,9 @@ final class ClusterViewGuard implements AutoCloseable {
         try {
             List<ClusterIncident> open = incidents.open(IncidentLog.DEFAULT_WINDOW, Instant.now());
             if (!open.isEmpty()) {
-                return "entries of " + mapName + " may have been lost (" + open + "); rebuild them"
-                        + " (jobinfo-store rebuild-pointers) and acknowledge with 'jobinfo-store gc --map " + mapName
-                        + " --acknowledge-incidents'";
+                return "entries of " + mapName + " may have been lost (" + open + "); resubmit the jobs SeaTunnel"
+                        + " lost, then acknowledge with 'jobinfo-store gc --map " + mapName
+                        + " --acknowledge-incidents' (docs/seatunnel.md)";
             }
         } catch (RuntimeException e) {
             return "the incident log of " + mapName + " cannot be read (" + e + ")";

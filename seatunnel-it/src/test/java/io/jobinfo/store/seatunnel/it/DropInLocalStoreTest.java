@@ -163,6 +163,11 @@ class DropInLocalStoreTest {
      * cancel does nothing). While such an entry is there, REST {@code running-jobs} answers 500 (SeaTunnel decodes
      * every job for the listing and fails on the first it cannot read); the single-job endpoints of the other jobs
      * work. The test then removes the two entries, as an operator would (see the report).
+     *
+     * <p>Issue 23 beside them, at the same kill: a third job whose blob and reference are replaced by an intact
+     * envelope of 31 hostile bytes (a job name claiming 2^31 - 1 bytes) fails alone, named in the new master's log
+     * with its blob and the claimed length, with no OutOfMemoryError on any member; and a raw value of a serializer
+     * type no member knows is refused at its put (the map's interceptor deserializes every value put).
      */
     @Test
     @Order(3)
@@ -178,6 +183,17 @@ class DropInLocalStoreTest {
         }
         Files.delete(blobOf(missing));
         flipOneByte(blobOf(corrupt));
+        long hostile = client.submit(victimFile, "dropin-victim-hostile");
+        client.awaitStatus(hostile, "RUNNING", Duration.ofSeconds(90));
+        DropInChecks.awaitReference(client, hostile);
+        HostileJobs.replaceByHostilePayload(client, hostile, blobOf(hostile));
+        long rawId = client.newJobId();
+        String rawValue = HostileJobs.putUndecodableValue(client, rawId);
+        // one bad value: the drop-in's map interceptor makes Hazelcast deserialize every value put, so a value of a
+        // serializer type no member knows is refused at the put and never reaches the map (or a restore)
+        assertThat(rawValue).as("put of an undecodable value under %d", rawId)
+                .startsWith("refused: HazelcastSerializationException");
+        assertThat(client.runningJobInfo().containsKey(rawId)).isFalse();
 
         int oldMasterPort = client.masterPort();
         int oldMaster = ST.cluster().indexOfPort(oldMasterPort);
@@ -198,15 +214,27 @@ class DropInLocalStoreTest {
         String log = ST.cluster().logTail(newMasterIndex, 2_000_000);
         assertThat(log).contains("job " + missing + ": no blob at " + location(missing))
                 .contains("job " + corrupt + ": the blob at " + location(corrupt));
+        // hostile lengths: the blob is intact (checksums match the reference) but its payload claims a job name of
+        // 2^31 - 1 bytes; the new master reports it with its job id, in bounded memory, and restores every other job
+        ClusterClient.await(() -> ST.cluster().logTail(newMasterIndex, 2_000_000).contains("job " + hostile
+                        + ": the blob at " + location(hostile) + " is damaged"), Duration.ofSeconds(60),
+                () -> "the new master's log does not name the hostile job " + hostile + ":\n"
+                        + ST.cluster().logTail(newMasterIndex, 6000));
+        assertThat(ST.cluster().logTail(newMasterIndex, 2_000_000)).contains("job name length " + Integer.MAX_VALUE);
+        for (int member : ST.cluster().aliveMembers()) {
+            assertThat(ST.cluster().logTail(member, 2_000_000)).as("log of member %d", member)
+                    .doesNotContain("OutOfMemoryError");
+        }
         Map<String, Object> broken = new LinkedHashMap<>();
-        for (long id : new long[] {missing, corrupt}) {
+        broken.put("undecodableValuePut", rawValue);
+        for (long id : new long[] {missing, corrupt, hostile}) {
             String status = client.status(id);
             assertThat(status).as("status of job %d whose blob is broken", id).isNotEqualTo("RUNNING");
             broken.put(String.valueOf(id), status);
         }
         Map<String, Long> newMasterCounters = client.dropInMetrics().get(newMasterPort);
         assertThat(newMasterCounters.get("readFailures")).as("read failures on the new master: %s", newMasterCounters)
-                .isGreaterThanOrEqualTo(2);
+                .isGreaterThanOrEqualTo(3);
         for (Map.Entry<Integer, Long> e : JOBS.entrySet()) {
             RestAssertions.assertRestShowsJob(newMasterPort, e.getValue(), "dropin-" + e.getKey() + "-tables");
         }
@@ -219,6 +247,7 @@ class DropInLocalStoreTest {
         // the blobs)
         client.runningJobInfo().remove(missing);
         client.runningJobInfo().remove(corrupt);
+        client.runningJobInfo().remove(hostile);
         // 2 of the 3 members: the view may be partial, so the delete after the removal waits until the killed
         // member is back or the view window (20 s here) has passed
         ST.cluster().restart(oldMaster);
