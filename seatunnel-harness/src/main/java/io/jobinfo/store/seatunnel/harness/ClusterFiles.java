@@ -142,6 +142,9 @@ final class ClusterFiles {
             # the drop-in's start line and its periodic summary, as an operator's INFO log shows them
             logger.jobinfo.name = io.jobinfo.store.seatunnel.dropin
             logger.jobinfo.level = info
+            # the mover's DEBUG line per job, for a test that starts its members with -Djobinfo.it.log.mover=debug
+            logger.mover.name = io.jobinfo.store.seatunnel.dropin.JobInfoMover
+            logger.mover.level = ${sys:jobinfo.it.log.mover:-info}
             """;
 
     /**

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +86,9 @@ class DropInLocalStoreTest {
                         "-Djobinfo.dropin.gc-grace-seconds=3",
                         // members that fail to join are listed for a moment; a short window keeps them from holding
                         // deletes for the rest of the class (DropInFaultClassesTest runs the 10-minute default)
-                        "-Djobinfo.dropin.view-window-seconds=20"));
+                        "-Djobinfo.dropin.view-window-seconds=20",
+                        // the mover's logger at DEBUG: its line per moved job (test 1)
+                        "-Djobinfo.it.log.mover=debug"));
     }
 
     @RegisterExtension
@@ -140,6 +143,15 @@ class DropInLocalStoreTest {
         }
         REPORT.put("jobs", rows);
         assertThat(client.dropInTotal("moved")).isGreaterThanOrEqualTo(TABLES.length);
+        // issue 26 item 3, a DEBUG line per job: the member that moved it says so once, naming the blob and its size
+        for (long id : JOBS.values()) {
+            Pattern moved = Pattern.compile("DEBUG \\[[^\\]]*] i\\.j\\.s\\.s\\.d\\.JobInfoMover - .*job " + id
+                    + " moved to \\S+" + String.format("%016x", id) + "\\.jobinfo \\(\\d+ bytes\\)$");
+            long lines = ST.cluster().aliveMembers().stream()
+                    .flatMap(m -> ST.cluster().logTail(m, 2_000_000).lines())
+                    .filter(l -> moved.matcher(l).find()).count();
+            assertThat(lines).as("DEBUG lines of the members saying job %d moved", id).isEqualTo(1);
+        }
     }
 
     @Test
