@@ -83,8 +83,10 @@ public final class DropInService implements ManagedService {
         } catch (RuntimeException refused) {
             // Hazelcast prints the exception on stderr only and SeaTunnel's log says 'Terminating forcefully': the
             // reason goes to the member's log too (configuration messages never hold a credential)
-            nodeEngine.getLogger(DropInService.class).severe("jobinfo-store drop-in refuses to start this member: "
-                    + refused.getMessage());
+            ILogger log = nodeEngine.getLogger(DropInService.class);
+            log.severe("jobinfo-store drop-in refuses to start this member: " + refused.getMessage());
+            // the member's shutdown that follows must add no unrelated ERROR after that line
+            RefusalShutdown.prepare(nodeEngine, log);
             throw refused;
         }
     }

@@ -6,10 +6,12 @@ import java.util.Objects;
 /**
  * What a test cluster looks like: its name (a cluster of its own: other clusters may run on this machine), one
  * loopback port per member, the heartbeat timeout, extra YAML for {@code seatunnel.engine} and for the root of
- * {@code hazelcast}, extra JVM options and extra classpath entries of every member.
+ * {@code hazelcast}, extra JVM options and extra classpath entries of every member, and whether the members log as
+ * a stock install does ({@link #withSeaTunnelLogFile()}) instead of to the harness's console capture.
  */
 public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSeconds, String extraEngineYaml,
-                          String extraHazelcastYaml, List<String> jvmOptions, List<String> extraClasspath) {
+                          String extraHazelcastYaml, List<String> jvmOptions, List<String> extraClasspath,
+                          boolean seaTunnelLogFile) {
 
     public ClusterSpec {
         Objects.requireNonNull(clusterName, "clusterName");
@@ -25,7 +27,7 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
     /** A stock cluster of {@code members} members on free ports, named after {@code prefix}. */
     public static ClusterSpec stock(String prefix, int members) {
         return new ClusterSpec(prefix + "-" + ProcessHandle.current().pid() + "-" + System.nanoTime() % 100000,
-                FreePorts.pick(members), 6, "", "", List.of("-Xms256m", "-Xmx640m"), List.of());
+                FreePorts.pick(members), 6, "", "", List.of("-Xms256m", "-Xmx640m"), List.of(), false);
     }
 
     public int size() {
@@ -34,7 +36,7 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
 
     public ClusterSpec withEngineYaml(String yaml) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, yaml, extraHazelcastYaml, jvmOptions,
-                extraClasspath);
+                extraClasspath, seaTunnelLogFile);
     }
 
     /**
@@ -58,14 +60,14 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
 
     public ClusterSpec withHazelcastYaml(String yaml) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, yaml, jvmOptions,
-                extraClasspath);
+                extraClasspath, seaTunnelLogFile);
     }
 
     public ClusterSpec withJvmOptions(List<String> options) {
         List<String> all = new java.util.ArrayList<>(jvmOptions);
         all.addAll(options);
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml, all,
-                extraClasspath);
+                extraClasspath, seaTunnelLogFile);
     }
 
     /** The same cluster with {@code members} more ports in every member list (members started later by a test). */
@@ -86,7 +88,7 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
             }
         }
         return new ClusterSpec(clusterName, more, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
-                jvmOptions, extraClasspath);
+                jvmOptions, extraClasspath, seaTunnelLogFile);
     }
 
     /**
@@ -95,11 +97,29 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
      */
     public ClusterSpec withMaxNoHeartbeatSeconds(int seconds) {
         return new ClusterSpec(clusterName, ports, seconds, extraEngineYaml, extraHazelcastYaml, jvmOptions,
-                extraClasspath);
+                extraClasspath, seaTunnelLogFile);
+    }
+
+    /**
+     * The same cluster with every member logging as {@code bin/seatunnel-cluster.sh -d} of a SeaTunnel 2.3.8 install
+     * with its shipped {@code config/log4j2.properties} does: to {@code logs/seatunnel-engine-server.log} under the
+     * member's SeaTunnel home, at INFO, through log4j2's asynchronous loggers, nothing to the console (what reaches
+     * stdout and stderr still goes to the harness's {@code member.log}, as a stock install's {@code
+     * seatunnel-server.out}). See {@link SeaTunnelProcessCluster#serverLog(int)}.
+     */
+    public ClusterSpec withSeaTunnelLogFile() {
+        return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
+                jvmOptions, extraClasspath, true);
+    }
+
+    /** The same members under another cluster name (a second cluster on the same ports and files). */
+    public ClusterSpec withClusterName(String name) {
+        return new ClusterSpec(name, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml, jvmOptions,
+                extraClasspath, seaTunnelLogFile);
     }
 
     public ClusterSpec withExtraClasspath(List<String> entries) {
         return new ClusterSpec(clusterName, ports, maxNoHeartbeatSeconds, extraEngineYaml, extraHazelcastYaml,
-                jvmOptions, entries);
+                jvmOptions, entries, seaTunnelLogFile);
     }
 }

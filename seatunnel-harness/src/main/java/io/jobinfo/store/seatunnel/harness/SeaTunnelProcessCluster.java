@@ -138,6 +138,7 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         Path memberDir = baseDir.resolve("member-" + index);
         ClusterFiles.MemberFiles f = ClusterFiles.write(variant, index, memberDir, checkpointDir);
         rotate(f.log());
+        rotate(f.serverLog());
         files[index] = f;
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -147,6 +148,9 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         cmd.add("-Dseatunnel.config=" + f.seatunnelYaml());
         cmd.add("-Dhazelcast.config=" + f.hazelcastYaml());
         cmd.add("-Dlog4j2.configurationFile=" + f.log4j2());
+        if (variant.seaTunnelLogFile()) {
+            cmd.addAll(ClusterFiles.stockLoggingOptions(f));
+        }
         cmd.add("-DSEATUNNEL_HOME=" + memberDir);
         cmd.add("-Dseatunnel.it.member=" + index);
         cmd.add("-cp");
@@ -193,8 +197,18 @@ public final class SeaTunnelProcessCluster implements AutoCloseable {
         return -1;
     }
 
+    /** What member {@code index} wrote to stdout and stderr (with the harness's log configuration: its whole log). */
     public Path log(int index) {
         return files[index].log();
+    }
+
+    /**
+     * SeaTunnel's own log file of member {@code index}, {@code logs/seatunnel-engine-server.log} under its SeaTunnel
+     * home, written when the member was started from a spec {@link ClusterSpec#withSeaTunnelLogFile()} (an earlier
+     * start's file is kept with a numbered suffix, as {@link #log(int)}'s).
+     */
+    public Path serverLog(int index) {
+        return files[index].serverLog();
     }
 
     public boolean isAlive(int index) {

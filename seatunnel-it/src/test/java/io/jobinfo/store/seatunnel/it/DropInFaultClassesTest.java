@@ -29,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -195,14 +196,15 @@ class DropInFaultClassesTest {
         client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
         DropInChecks.awaitReference(client, id);
         ClusterSpec mine = ST.cluster().spec();
-        ClusterSpec other = new ClusterSpec(mine.clusterName() + "-other", mine.ports(), mine.maxNoHeartbeatSeconds(),
-                mine.extraEngineYaml(), mine.extraHazelcastYaml(), mine.jvmOptions(), mine.extraClasspath());
+        // logging as a stock install does: the refusal must be in SeaTunnel's log file (issue 26 item 3)
+        ClusterSpec other = mine.withClusterName(mine.clusterName() + "-other").withSeaTunnelLogFile();
         ST.cluster().startMember(SPARE, other);
         Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
-        String log = ST.cluster().logTail(SPARE, 50_000);
-        assertThat(exit).as("exit code of the other cluster's member; log:\n%s", log).isNotNull().isNotZero();
-        assertThat(log).contains("belongs to the cluster '" + mine.clusterName() + "'")
-                .contains("not to this cluster '" + other.clusterName() + "'");
+        assertThat(exit).as("exit code of the other cluster's member; its stdout and stderr:\n%s",
+                ST.cluster().logTail(SPARE, 50_000)).isNotNull().isNotZero();
+        DropInChecks.assertRefusalInServerLog(ST.cluster(), SPARE, "the jobinfo-store drop-in refuses to start "
+                + "\\(.*\\): .*belongs to the cluster '" + Pattern.quote(mine.clusterName()) + "'.*not to this cluster '"
+                + Pattern.quote(other.clusterName()) + "'");
         assertThat(client.members()).hasSize(3);
         assertThat(client.jobBytes(List.of(id)).get(id)).startsWith("reference ");
         client.cancelRunning(id);

@@ -36,6 +36,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +86,9 @@ class DropInLocalStoreTest {
                         "-Djobinfo.dropin.gc-grace-seconds=3",
                         // members that fail to join are listed for a moment; a short window keeps them from holding
                         // deletes for the rest of the class (DropInFaultClassesTest runs the 10-minute default)
-                        "-Djobinfo.dropin.view-window-seconds=20"));
+                        "-Djobinfo.dropin.view-window-seconds=20",
+                        // the mover's logger at DEBUG: its line per moved job (test 1)
+                        "-Djobinfo.it.log.mover=debug"));
     }
 
     @RegisterExtension
@@ -140,6 +143,15 @@ class DropInLocalStoreTest {
         }
         REPORT.put("jobs", rows);
         assertThat(client.dropInTotal("moved")).isGreaterThanOrEqualTo(TABLES.length);
+        // issue 26 item 3, a DEBUG line per job: the member that moved it says so once, naming the blob and its size
+        for (long id : JOBS.values()) {
+            Pattern moved = Pattern.compile("DEBUG \\[[^\\]]*] i\\.j\\.s\\.s\\.d\\.JobInfoMover - .*job " + id
+                    + " moved to \\S+" + String.format("%016x", id) + "\\.jobinfo \\(\\d+ bytes\\)$");
+            long lines = ST.cluster().aliveMembers().stream()
+                    .flatMap(m -> ST.cluster().logTail(m, 2_000_000).lines())
+                    .filter(l -> moved.matcher(l).find()).count();
+            assertThat(lines).as("DEBUG lines of the members saying job %d moved", id).isEqualTo(1);
+        }
     }
 
     @Test
@@ -270,19 +282,19 @@ class DropInLocalStoreTest {
         REPORT.put("masterKill", failover);
     }
 
+    /**
+     * Issue 26 item 3, each refusal in the member's log file: the refusal members log as a stock install does
+     * ({@code logs/seatunnel-engine-server.log} under the SeaTunnel home, SeaTunnel's log4j2 configuration), and that
+     * file has the drop-in's ERROR line with the whole reason, and no other ERROR.
+     */
     @Test
     @Order(5)
     void aMemberWithThePluginButNoConfigurationRefusesToStart() throws Exception {
-        ClusterSpec noSection = ST.cluster().spec().withEngineYaml("");
-        ST.cluster().startMember(SPARE, noSection);
-        Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
-        String log = ST.cluster().logTail(SPARE, 20_000);
-        assertThat(exit).as("exit code of the unconfigured member; log:\n%s", log).isNotNull().isNotZero();
-        assertThat(log).contains("has no jobinfo-storage section under seatunnel.engine");
-        // the reason is in the member's log at ERROR (issue 26: a refusal showed only on stderr)
-        assertThat(log).containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
-                + ".*has no jobinfo-storage section");
-        assertThat(ST.client().members()).hasSize(3);
+        ClusterSpec noSection = ST.cluster().spec().withEngineYaml("").withSeaTunnelLogFile();
+        Integer exit = refusedStart(noSection);
+        DropInChecks.assertRefusalInServerLog(ST.cluster(), SPARE, "the jobinfo-store drop-in is installed .* has "
+                + "no jobinfo-storage section under seatunnel.engine; a member that cannot read the stored jobs must not"
+                + " join the cluster: add the section");
         for (long id : JOBS.values()) {
             assertThat(ST.client().status(id)).isEqualTo("RUNNING");
         }
@@ -323,22 +335,29 @@ class DropInLocalStoreTest {
                   colour: blue
                   cache:
                     max-bytes: lots
-                jobinfo-dropin:
-                  mode: sideways
-                """).withJvmOptions(List.of("-Djobinfo.dropin.move-threads=0"));
-        ST.cluster().startMember(SPARE, invalid);
-        Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
-        String log = ST.cluster().logTail(SPARE, 20_000);
-        assertThat(exit).as("exit code; log:\n%s", log).isNotNull().isNotZero();
-        assertThat(log).contains("Invalid jobinfo-storage configuration")
-                .contains("jobinfo-storage.colour: unknown key")
+                """).withJvmOptions(List.of("-Djobinfo.dropin.move-threads=0")).withSeaTunnelLogFile();
+        refusedStart(invalid);
+        String log = DropInChecks.assertRefusalInServerLog(ST.cluster(), SPARE,
+                "Invalid jobinfo-storage configuration \\(\\d+ problems\\):");
+        // the problems are the lines that follow the ERROR line, every one of them
+        String reason = log.substring(log.indexOf("Invalid jobinfo-storage configuration"));
+        assertThat(reason).contains("jobinfo-storage.colour: unknown key")
                 .contains("jobinfo-storage.cache.max-bytes")
                 .contains("path traversal is not allowed")
-                .contains("jobinfo.dropin.move-threads=0")
-                .contains("jobinfo-dropin.mode: 'sideways' is not a mode")
-                .containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
-                        + "Invalid jobinfo-storage configuration");
-        assertThat(ST.client().members()).hasSize(3);
+                .contains("jobinfo.dropin.move-threads=0");
+    }
+
+    /** A mode that is not one (split from the invalid keys: its own check, its own reason in the log file). */
+    @Test
+    @Order(6)
+    void anUnknownModeStopsTheMemberNamingTheModes() throws Exception {
+        ClusterSpec badMode = ST.cluster().spec().withEngineYaml(DropInChecks.storageYaml(STORE) + """
+                jobinfo-dropin:
+                  mode: sideways
+                """).withSeaTunnelLogFile();
+        refusedStart(badMode);
+        DropInChecks.assertRefusalInServerLog(ST.cluster(), SPARE, "Invalid jobinfo-storage configuration "
+                + "\\(1 problem\\):\\R  - \\S*jobinfo-dropin.mode: 'sideways' is not a mode; use active");
     }
 
     /**
@@ -352,14 +371,23 @@ class DropInLocalStoreTest {
                 jobinfo-storage:
                   type: local
                   namespace: /proc/1/jobinfo-store
-                """);
-        ST.cluster().startMember(SPARE, unopenable);
+                """).withSeaTunnelLogFile();
+        refusedStart(unopenable);
+        DropInChecks.assertRefusalInServerLog(ST.cluster(), SPARE, "the jobinfo-store drop-in cannot open its store "
+                + "\\(.*/proc/1/jobinfo-store.*\\): \\S.*");
+    }
+
+    /**
+     * Starts the spare member as {@code variant}, which must refuse: it exits with a non-zero code within 90 s and
+     * the cluster keeps its 3 members.
+     */
+    private static Integer refusedStart(ClusterSpec variant) throws InterruptedException {
+        ST.cluster().startMember(SPARE, variant);
         Integer exit = ST.cluster().awaitExit(SPARE, Duration.ofSeconds(90));
-        String log = ST.cluster().logTail(SPARE, 20_000);
-        assertThat(exit).as("exit code; log:\n%s", log).isNotNull().isNotZero();
-        assertThat(log).containsPattern("ERROR .*DropInService - .*jobinfo-store drop-in refuses to start this member: "
-                + ".*/proc/1/jobinfo-store");
+        assertThat(exit).as("exit code of the refused member; its stdout and stderr:\n%s",
+                ST.cluster().logTail(SPARE, 20_000)).isNotNull().isNotZero();
         assertThat(ST.client().members()).hasSize(3);
+        return exit;
     }
 
     @Test

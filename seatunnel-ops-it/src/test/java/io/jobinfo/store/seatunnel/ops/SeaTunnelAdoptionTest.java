@@ -60,7 +60,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Default (CI) run: the guide's install, a cluster started with the plugin in passive mode, jobs submitted (they
  * stay inline), {@code migrate} while they run, {@code verify}, {@code inspect}, REST, {@code migrate --rollback}
- * (values byte-equal to the originals), {@code gc}. With {@code -Djobinfo.it.long=true} the cluster starts STOCK and
+ * (values byte-equal to the originals), the guide's {@code gc} (exit 0, nothing to delete). In the long mode
+ * {@code gc} also runs on the stock cluster before adoption and on the stock cluster after the uninstall (from a saved
+ * copy of the section; the guide's line on the stripped {@code seatunnel.yaml} exits 2 naming the missing section),
+ * and the stock members' logs stay free of ERROR and ClassNotFoundException while {@code migrate} refuses the mixed
+ * cluster. With {@code -Djobinfo.it.long=true} the cluster starts STOCK and
  * is adopted by a rolling restart with the plugin before the migration; after it, the members are rolled to
  * {@code mode: active} (adoption step 4: a new job is then moved at its submit and a stock member cannot join), and
  * the guide's removal is run from there exactly as written: a rolling restart back to {@code passive}, the rollback
@@ -162,11 +166,21 @@ class SeaTunnelAdoptionTest {
     void aRollingRestartWithThePluginKeepsEveryJobRunningAndInline() {
         Assumptions.assumeTrue(LONG, "rolling restarts run with -Djobinfo.it.long=true");
         installAsUpgradeStep1();
+        // gc at every step (issue 26 item 4): here before adoption, every member stock
+        assertGcFindsNothingToDo("before adoption (stock members)", gcCommand());
         roll(0, withPlugin);
         // mixed: the guide's migrate refuses while a member lacks the plugin, and changes nothing
+        Map<Integer, Long> before = logSizes(List.of(1, 2));
         GuideRunner.Run early = runTool(Guide.commands(use("migrate")).get(1));
         assertThat(early.exit).as(early.toString()).isEqualTo(2);
         assertThat(early.stderr).contains("do not run the jobinfo-store drop-in");
+        // the stock members stay quiet: migrate's presence check sends them nothing they cannot read (issue 26
+        // item 4: each logged an ERROR with ClassNotFoundException ...PluginPresence)
+        for (Map.Entry<Integer, Long> e : before.entrySet()) {
+            String since = logSince(e.getKey(), e.getValue());
+            assertThat(since).as("stock member %d's log while migrate ran on the mixed cluster", e.getKey())
+                    .doesNotContain("ERROR").doesNotContain("ClassNotFoundException");
+        }
         assertInlineAsOriginally();
         roll(1, withPlugin);
         roll(2, withPlugin);
@@ -324,11 +338,9 @@ class SeaTunnelAdoptionTest {
             assertThat(verify.exit).as(verify.toString()).isEqualTo(1);
             assertThat(verify.json.get("broken")).isEmpty();
             assertThat(verify.json.get("inline")).hasSize(JOBS.size());
-
-            GuideRunner.Run gc = runTool(Guide.commands(use("gc")).get(0));
-            assertThat(gc.exit).as(gc.toString()).isZero();
-            assertThat(gc.json.get("orphans")).isEmpty();
         }
+        // removal step 3, in the default run too: every job inline again, nothing for gc to delete
+        assertGcFindsNothingToDo("after the rollback", gcCommand());
 
         assertTheGuidesChecksPass();
         assertEveryJobRunningAndCheckpointingSince(checkpoints);
@@ -349,6 +361,23 @@ class SeaTunnelAdoptionTest {
         ClusterClient client = ST.client();
         assertThat(client.dropInMetrics().values()).allMatch(m -> m.get("installed") == 0L);
         assertInlineAsOriginally();
+        // gc after the uninstall: the operator removed the sections from seatunnel.yaml, so the guide's line says
+        // clearly what is missing; with a saved copy of the section it runs against the stock members
+        Path yaml = HOME.resolve("config/seatunnel.yaml");
+        Path saved = FILES.resolve("jobinfo-storage-saved.yaml");
+        try {
+            Files.copy(yaml, saved);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        GuideRunner.write(yaml, "seatunnel:\n  engine:\n    history-job-expire-minutes: 1440\n");
+        GuideRunner.Run withoutSection = runTool(gcCommand());
+        assertThat(withoutSection.exit).as(withoutSection.toString()).isEqualTo(2);
+        assertThat(withoutSection.stderr).as(withoutSection.toString()).contains(yaml.toString())
+                .contains("jobinfo-storage");
+        String fromCopy = gcCommand().replace("\"$SEATUNNEL_HOME/config/seatunnel.yaml\"", "'" + saved + "'");
+        assertThat(fromCopy).isNotEqualTo(gcCommand());
+        assertGcFindsNothingToDo("after the uninstall (stock members, a saved copy of the section)", fromCopy);
         for (int member : ST.cluster().aliveMembers()) {
             RestAssertions.assertRestShowsEveryJob(ST.cluster().port(member), JOBS, "adopt-");
         }
@@ -392,7 +421,7 @@ class SeaTunnelAdoptionTest {
         Set<String> used = new LinkedHashSet<>(USED);
         if (!LONG) {
             // run in the long mode only; in this mode the docs module parses them with the tool's command line
-            used.addAll(List.of("uninstall", "inspect", "gc"));
+            used.addAll(List.of("uninstall", "inspect"));
         }
         // run by SeaTunnelFreshInstallTest (long mode), on a cluster of its own
         used.addAll(SeaTunnelFreshInstallTest.BLOCKS);
@@ -542,6 +571,52 @@ class SeaTunnelAdoptionTest {
             return before.entrySet().stream().allMatch(e -> now.get(e.getKey()) > e.getValue());
         }, Duration.ofSeconds(60), () -> "no new checkpoint of some job: before " + before + ", now "
                 + latestCheckpoints());
+    }
+
+    /** The guide's gc line. */
+    private static String gcCommand() {
+        List<String> commands = Guide.commands(use("gc"));
+        assertThat(commands).hasSize(1);
+        return commands.get(0);
+    }
+
+    /**
+     * A gc line of the guide (a dry run) at a step of the guide: it succeeds (exit 0) with a clear answer, the store
+     * it looked at and nothing to delete: no orphan, no leftover, no value it could not decode, no failure, no hold.
+     */
+    private static void assertGcFindsNothingToDo(String when, String command) {
+        GuideRunner.Run gc = runTool(command);
+        assertThat(gc.exit).as("gc %s: %s", when, gc).isZero();
+        assertThat(gc.json.get("dryRun").asBoolean()).as(gc.toString()).isTrue();
+        assertThat(gc.json.get("storeId").asText()).as(gc.toString()).isNotBlank();
+        for (String none : List.of("orphans", "leftovers", "undecodable", "failures", "deleted")) {
+            assertThat(gc.json.get(none)).as("gc %s: %s; %s", when, none, gc).isEmpty();
+        }
+        assertThat(gc.json.get("held").asBoolean()).as(gc.toString()).isFalse();
+    }
+
+    /** The current length of the logs of {@code members}. */
+    private static Map<Integer, Long> logSizes(List<Integer> members) {
+        Map<Integer, Long> sizes = new LinkedHashMap<>();
+        for (int m : members) {
+            try {
+                sizes.put(m, Files.size(ST.cluster().log(m)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return sizes;
+    }
+
+    /** What member {@code index} logged after the first {@code offset} bytes of its log. */
+    private static String logSince(int index, long offset) {
+        try {
+            byte[] all = Files.readAllBytes(ST.cluster().log(index));
+            return new String(all, (int) Math.min(offset, all.length), (int) Math.max(0, all.length - offset),
+                    StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** A {@code bin/jobinfo-store} line of the guide, run with the bundle's launcher and {@code --json}. */
