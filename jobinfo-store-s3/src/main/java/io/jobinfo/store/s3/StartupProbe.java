@@ -28,7 +28,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *   explicit mode fails with a message naming the setting;</li>
  *   <li><b>conditional writes, deterministically first</b>: a second conditional PutObject over the existing key,
  *   and a conditional CompleteMultipartUpload over it, must each be answered 412;</li>
- *   <li><b>then racing writers</b> ({@link ConditionalWriteRaceProbe}) for what passed sequentially.</li>
+ *   <li><b>then racing writers</b> ({@link ConditionalWriteRaceProbe}) for what passed sequentially, unless an
+ *   earlier start-up recorded in the bucket that racing writers both won ({@link RaceVerdictRecord}): then the
+ *   server is refused as if this race had found it.</li>
  * </ol>
  * Verdict: the condition holds on both, sequentially and racing ({@link WriteMode#CONDITIONAL}); PutObject honours
  * it and CompleteMultipartUpload ignores it outright, sequentially ({@link WriteMode#SINGLE_PUT}: every blob is one
