@@ -81,7 +81,7 @@ final class ConditionalWriteRaceProbe {
     private final String verdictKey;
 
     ConditionalWriteRaceProbe(S3Clients clients, S3StoreSettings settings) {
-        this.s3 = clients.writes;
+        this.s3 = clients.s3;
         this.settings = settings;
         this.sdkChecksums = clients.sdkChecksums();
         this.verdictKey = settings.describeEndpoint() + "|" + settings.bucket + "|" + clients.checksumMode;
