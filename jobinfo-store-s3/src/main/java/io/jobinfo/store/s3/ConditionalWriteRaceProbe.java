@@ -46,10 +46,17 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * the completion race is the one that catches such a server. On a server whose CompleteMultipartUpload ignores the
  * condition (RGW 16), only PutObject is raced, and then with bodies of a racing part's size (8 x 5 MiB per round).
  *
- * <p><b>Cached per bucket.</b> The race verdict of a server and bucket (endpoint, bucket and request checksum mode)
- * is kept in this JVM for {@value #VERDICT_TTL_MINUTES} minutes, so that several stores opened on one bucket (the
- * tools, the tests) race once; the sequential checks run at every start-up regardless. An engine member opens its
- * store once, so it always races.
+ * <p><b>A failure is recorded in the bucket.</b> The probe is probabilistic: even with the part sizes above, a loaded
+ * machine let moto pass one start-up in 10. So the first race with several winners is recorded in an object under
+ * the store's prefix ({@link RaceVerdictRecord}, {@code <prefix>}{@value RaceVerdictRecord#NAME}), and every later
+ * start-up on that prefix, in any JVM, refuses the server while the object exists, without racing: once any start-up
+ * has caught such a server, none lets it through by luck. The refusal names the object and says to delete it once
+ * the server is fixed or replaced. A server that passes is never recorded in the bucket.
+ *
+ * <p><b>"Passed" is kept in this JVM.</b> A race that found one winner is kept in this JVM for
+ * {@value #VERDICT_TTL_MINUTES} minutes per endpoint, bucket and request checksum mode, so that several stores opened
+ * on one bucket (the tools, the tests) race once; the sequential checks and the look for a recorded failure run at
+ * every start-up regardless. An engine member opens its store once, so it always races.
  *
  * <p>A server that passes may still be non-atomic with a narrower window; a server that fails is certainly not
  * write-once. Every probe key and upload is removed afterwards; what cannot be removed is logged at WARN (probe keys
@@ -74,7 +81,7 @@ final class ConditionalWriteRaceProbe {
     private final String verdictKey;
 
     ConditionalWriteRaceProbe(S3Clients clients, S3StoreSettings settings) {
-        this.s3 = clients.writes;
+        this.s3 = clients.s3;
         this.settings = settings;
         this.sdkChecksums = clients.sdkChecksums();
         this.verdictKey = settings.describeEndpoint() + "|" + settings.bucket + "|" + clients.checksumMode;
@@ -89,7 +96,10 @@ final class ConditionalWriteRaceProbe {
         /** Whether completions raced too. */
         final boolean completions;
         final long atNanos;
-        /** Whether this verdict was found by an earlier start-up in this JVM. */
+        /**
+         * Whether this verdict was found by an earlier start-up: a pass in this JVM, or a failure recorded in the
+         * bucket.
+         */
         final boolean cached;
 
         Result(String failure, int rounds, boolean completions, long atNanos, boolean cached) {
@@ -101,28 +111,37 @@ final class ConditionalWriteRaceProbe {
         }
     }
 
-    /** Tests: forget every cached verdict, so that the next start-up races again. */
+    /** Tests: forget every verdict kept in this JVM, so that the next start-up races again. */
     static void forgetVerdicts() {
         VERDICTS.clear();
     }
 
     /**
-     * Runs up to {@code s3.probe.race-rounds} rounds, each racing PutObject, then (if {@code raceCompletions})
-     * CompleteMultipartUpload, unless this JVM found the verdict for this bucket within the last
-     * {@value #VERDICT_TTL_MINUTES} minutes with at least as many rounds. The first race with more than one winner
-     * ends the probe.
+     * Refuses at once if an earlier start-up recorded a race with several winners in the bucket
+     * ({@link RaceVerdictRecord}); else runs up to {@code s3.probe.race-rounds} rounds, each racing PutObject, then
+     * (if {@code raceCompletions}) CompleteMultipartUpload, unless this JVM found one winner in every race for this
+     * bucket within the last {@value #VERDICT_TTL_MINUTES} minutes with at least as many rounds. The first race with
+     * more than one winner ends the probe and is recorded in the bucket.
      *
      * @throws SdkException a probe request failed other than by losing the race (412, or 409 while another
      *                      conditional write of the key is in flight); the caller reports it
      */
     Result run(boolean raceCompletions) {
+        RaceVerdictRecord record = new RaceVerdictRecord(s3, settings);
+        String recorded = record.read();
+        if (recorded != null) {
+            return new Result(recorded, 0, raceCompletions, System.nanoTime(), true);
+        }
         Result known = VERDICTS.get(verdictKey);
         if (known != null && System.nanoTime() - known.atNanos < TimeUnit.MINUTES.toNanos(VERDICT_TTL_MINUTES)
-                && (known.failure != null || known.rounds >= settings.probeRaceRounds
-                && (known.completions || !raceCompletions))) {
-            return new Result(known.failure, known.rounds, known.completions, known.atNanos, true);
+                && known.rounds >= settings.probeRaceRounds && (known.completions || !raceCompletions)) {
+            return new Result(null, known.rounds, known.completions, known.atNanos, true);
         }
         Result found = race(raceCompletions);
+        if (found.failure != null) {
+            return new Result(found.failure + record.record(found.failure), found.rounds, found.completions,
+                    found.atNanos, false);
+        }
         VERDICTS.put(verdictKey, found);
         return found;
     }

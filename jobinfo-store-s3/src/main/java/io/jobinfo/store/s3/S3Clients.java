@@ -5,32 +5,30 @@ import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /**
- * The two SDK clients of one store, sharing one HTTP connection pool: {@link #writes} with the SDK's standard retry
- * strategy, {@link #reads} with {@link StaleConnectionRetryStrategy} on top (reads may be repeated freely). Both are
- * built for one resolved {@link ChecksumMode} (never {@code AUTO}). {@link #close()} closes both clients, then the
- * pool.
+ * The SDK client of one store and its HTTP connection pool: the client's retries are the SDK's standard strategy with
+ * {@link StaleConnectionRetryStrategy} on top, for reads and writes alike (why writes may be repeated too: see
+ * there). Built for one resolved {@link ChecksumMode} (never {@code AUTO}). {@link #close()} closes the client, then
+ * the pool.
  */
 final class S3Clients implements AutoCloseable {
 
-    final S3Client writes;
-    final S3Client reads;
+    final S3Client s3;
     final ChecksumMode checksumMode;
-    /** Closed here, after both clients; {@code null} when the clients own their HTTP client. */
+    /** Closed here, after the client; {@code null} when the client owns its HTTP client. */
     private final SdkHttpClient http;
 
-    S3Clients(S3Client writes, S3Client reads, SdkHttpClient http, ChecksumMode checksumMode) {
+    S3Clients(S3Client s3, SdkHttpClient http, ChecksumMode checksumMode) {
         if (checksumMode == ChecksumMode.AUTO) {
             throw new IllegalArgumentException("the clients are built for a resolved checksum mode, not auto");
         }
-        this.writes = writes;
-        this.reads = reads;
+        this.s3 = s3;
         this.http = http;
         this.checksumMode = checksumMode;
     }
 
-    /** One client for everything (tests that count its requests). */
+    /** A client built elsewhere (tests that count its requests). */
     static S3Clients single(S3Client client, ChecksumMode checksumMode) {
-        return new S3Clients(client, client, null, checksumMode);
+        return new S3Clients(client, null, checksumMode);
     }
 
     /** Whether write requests name the SDK's CRC32C checksum. */
@@ -41,16 +39,10 @@ final class S3Clients implements AutoCloseable {
     @Override
     public void close() {
         try {
-            writes.close();
+            s3.close();
         } finally {
-            try {
-                if (reads != writes) {
-                    reads.close();
-                }
-            } finally {
-                if (http != null) {
-                    http.close();
-                }
+            if (http != null) {
+                http.close();
             }
         }
     }

@@ -79,12 +79,10 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  * is true, creates fall back to "HEAD, then unconditional PUT": racing creators of one job id may then both succeed,
  * the last one winning. That mode is logged at WARN when the store opens.
  *
- * <p><b>Connections.</b> Reads (GET, HEAD, listings) go through a client whose retries also cover a pooled
- * connection the server closed, for example after the endpoint restarted ({@link StaleConnectionRetryStrategy});
- * writes through one with the standard retries. Both share one connection pool.
+ * <p><b>Connections.</b> Every request's retries also cover a pooled connection the server closed, for example
+ * after the endpoint restarted ({@link StaleConnectionRetryStrategy}, which says why a write may be repeated too).
  *
- * <p>Thread-safe; one pair of {@link S3Client}s (with their connection pool) per store, released by
- * {@link #close()}.
+ * <p>Thread-safe; one {@link S3Client} (with its connection pool) per store, released by {@link #close()}.
  */
 public final class S3JobInfoStore extends AbstractJobInfoStore {
 
@@ -116,10 +114,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     private final S3Clients clients;
-    /** Writes: the standard retry strategy. */
+    /** The standard retry strategy and retries of dead pooled connections. */
     private final S3Client s3;
-    /** Reads: the standard strategy and retries of dead pooled connections. */
-    private final S3Client reads;
     private final S3StoreSettings settings;
     private final String bucket;
     private final String prefix;
@@ -138,8 +134,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     S3JobInfoStore(S3Clients clients, S3StoreSettings settings, String storeId, WriteMode writeMode) {
         this.clients = clients;
-        this.s3 = clients.writes;
-        this.reads = clients.reads;
+        this.s3 = clients.s3;
         this.sdkChecksums = clients.sdkChecksums();
         this.settings = settings;
         this.bucket = settings.bucket;
@@ -480,7 +475,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     public InputStream openRaw(long jobId) throws JobInfoStoreException {
         checkOpen();
         try {
-            return reads.getObject(g -> g.bucket(bucket).key(key(jobId))
+            return s3.getObject(g -> g.bucket(bucket).key(key(jobId))
                     .checksumMode(sdkChecksums ? ChecksumMode.ENABLED : null));
         } catch (NoSuchKeyException e) {
             throw new BlobNotFoundException(jobId, location(jobId));
@@ -504,7 +499,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     private boolean exists(long jobId) throws JobInfoStoreException {
         try {
-            reads.headObject(h -> h.bucket(bucket).key(key(jobId)));
+            s3.headObject(h -> h.bucket(bucket).key(key(jobId)));
             return true;
         } catch (NoSuchKeyException e) {
             return false;
@@ -548,7 +543,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     public void listUntil(Predicate<? super StoredBlob> visitor) throws JobInfoStoreException {
         checkOpen();
         try {
-            for (S3Object o : reads.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/")
+            for (S3Object o : s3.listObjectsV2Paginator(l -> l.bucket(bucket).prefix(prefix).delimiter("/")
                     .maxKeys(listPageKeys)).contents()) {
                 String name = o.key().substring(prefix.length());
                 OptionalLong id = StoreNaming.parseBlobName(name);
@@ -557,7 +552,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                     return;
                 }
             }
-            for (MultipartUpload u : reads.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
+            for (MultipartUpload u : s3.listMultipartUploadsPaginator(l -> l.bucket(bucket).prefix(prefix)
                     .delimiter("/").maxUploads(listPageKeys)).uploads()) {
                 if (!u.key().startsWith(prefix)) {
                     continue;

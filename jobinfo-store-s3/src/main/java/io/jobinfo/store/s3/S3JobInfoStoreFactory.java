@@ -165,9 +165,8 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
     }
 
     /**
-     * The store's clients for request checksum mode {@code mode} (not {@code auto}): one connection pool, a client
-     * for writes with the standard retries and one for reads that also retries dead pooled connections
-     * ({@link StaleConnectionRetryStrategy}).
+     * The store's client for request checksum mode {@code mode} (not {@code auto}) and its connection pool, with the
+     * standard retries and retries of dead pooled connections ({@link StaleConnectionRetryStrategy}).
      */
     static S3Clients newClients(S3StoreSettings settings, String base, ChecksumMode mode)
             throws JobInfoStoreException {
@@ -198,20 +197,11 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 .socketTimeout(settings.socketTimeout)
                 .build();
         try {
-            RetryStrategy writeRetry = standardRetry(settings);
-            RetryStrategy readRetry = new StaleConnectionRetryStrategy(standardRetry(settings), MAX_CONNECTIONS);
-            S3Client writes = clientBuilder(settings, region, credentials, http, mode)
-                    .overrideConfiguration(o -> o.retryStrategy(writeRetry).apiCallTimeout(settings.callTimeout))
+            RetryStrategy retry = new StaleConnectionRetryStrategy(standardRetry(settings), MAX_CONNECTIONS);
+            S3Client s3 = clientBuilder(settings, region, credentials, http, mode)
+                    .overrideConfiguration(o -> o.retryStrategy(retry).apiCallTimeout(settings.callTimeout))
                     .build();
-            try {
-                S3Client reads = clientBuilder(settings, region, credentials, http, mode)
-                        .overrideConfiguration(o -> o.retryStrategy(readRetry).apiCallTimeout(settings.callTimeout))
-                        .build();
-                return new S3Clients(writes, reads, http, mode);
-            } catch (RuntimeException e) {
-                writes.close();
-                throw e;
-            }
+            return new S3Clients(s3, http, mode);
         } catch (RuntimeException e) {
             http.close();
             throw e;

@@ -16,22 +16,33 @@ import software.amazon.awssdk.retries.api.RetryToken;
 import software.amazon.awssdk.retries.api.TokenAcquisitionFailedException;
 
 /**
- * The retry strategy of the store's <em>reads</em> (GetObject, HeadObject, HeadBucket, the listings): the SDK's
- * standard strategy ({@code s3.retry.*}), plus immediate retries of an attempt that met a pooled connection the
- * server had closed, which do not count against {@code s3.retry.max-attempts}.
+ * The retry strategy of every store request: the SDK's standard strategy ({@code s3.retry.*}), plus immediate retries
+ * of an attempt that met a pooled connection the server had closed, which do not count against
+ * {@code s3.retry.max-attempts}.
  *
  * <p>Why: after the endpoint restarts (or a load balancer in front of it drops its connections), every connection
  * the client's pool kept is dead. The Apache client checks a pooled connection only when it was idle for more than
  * 2 s, so a request soon after the restart is sent on a dead connection and fails without an answer
- * ({@code NoHttpResponseException: The target server failed to respond}, or a reset). The SDK retries it, but the
- * retry takes the next pooled connection, dead too: with more dead connections in the pool than attempts, the first
- * read after a restart failed although the server was up (seen in {@code S3ServerCrashTest} and reproduced by
- * {@code S3StaleConnectionTest}). Each failed attempt closes its connection, so at most
- * {@link S3JobInfoStoreFactory#MAX_CONNECTIONS} such retries empty the pool; then the standard budget applies.
+ * ({@code NoHttpResponseException: The target server failed to respond}, a reset, or a broken pipe while sending).
+ * The SDK retries it, but the retry takes the next pooled connection, dead too: with more dead connections in the
+ * pool than attempts, the first request after a restart failed although the server was up (reads seen in
+ * {@code S3ServerCrashTest}; reads, a create and a delete reproduced by {@code S3StaleConnectionTest}). Each failed
+ * attempt closes its connection, so at most {@link S3JobInfoStoreFactory#MAX_CONNECTIONS} such retries empty the
+ * pool; then the standard budget applies.
  *
- * <p>Why only reads: repeating a read cannot change what is stored. A write that met a dead connection may,
- * in general, have been carried out before the answer was lost; writes keep the standard budget and the store's
- * classification of their outcome ({@link S3Attempts}).
+ * <p><b>Why writes may be repeated too.</b> A read cannot change what is stored. A write whose request met a dead
+ * connection may, in general, have been carried out before its answer was lost (a server that took the request and
+ * then went away); the SDK's standard strategy already repeats writes after such transport errors, and this strategy
+ * only repeats them more often. Each write of the store is safe to repeat: a create is conditional
+ * ({@code If-None-Match: *}) and idempotent on identical bytes, so if an earlier attempt was stored, the repeat is
+ * answered 412 and {@link io.jobinfo.store.spi.AbstractJobInfoStore#create} reads the object back and finds the
+ * same bytes ({@code ALREADY_PRESENT}), and it can never replace another writer's blob; a repeated
+ * CompleteMultipartUpload whose first attempt succeeded is answered NoSuchUpload, which the store resolves by finding
+ * the object; an UploadPart replaces the same part with the same bytes; DeleteObject and AbortMultipartUpload are
+ * idempotent; a repeated CreateMultipartUpload can leave an extra upload, which the listing reports as incomplete and
+ * garbage collection aborts. In the explicitly allowed unconditional mode ({@code s3.allow-unconditional-writes}) a
+ * repeated PutObject writes the same bytes again, as the standard retries already did. When a write still fails, the
+ * store's classification of its outcome ({@link S3Attempts}) counts such attempts as "may have landed".
  */
 final class StaleConnectionRetryStrategy implements RetryStrategy {
 

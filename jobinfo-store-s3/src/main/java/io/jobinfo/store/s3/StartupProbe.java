@@ -28,7 +28,9 @@ import software.amazon.awssdk.services.s3.model.UploadPartResponse;
  *   explicit mode fails with a message naming the setting;</li>
  *   <li><b>conditional writes, deterministically first</b>: a second conditional PutObject over the existing key,
  *   and a conditional CompleteMultipartUpload over it, must each be answered 412;</li>
- *   <li><b>then racing writers</b> ({@link ConditionalWriteRaceProbe}) for what passed sequentially.</li>
+ *   <li><b>then racing writers</b> ({@link ConditionalWriteRaceProbe}) for what passed sequentially, unless an
+ *   earlier start-up recorded in the bucket that racing writers both won ({@link RaceVerdictRecord}): then the
+ *   server is refused as if this race had found it.</li>
  * </ol>
  * Verdict: the condition holds on both, sequentially and racing ({@link WriteMode#CONDITIONAL}); PutObject honours
  * it and CompleteMultipartUpload ignores it outright, sequentially ({@link WriteMode#SINGLE_PUT}: every blob is one
@@ -68,7 +70,7 @@ final class StartupProbe {
         String key = settings.prefix + S3JobInfoStore.newProbeName();
         boolean opened = false;
         try {
-            S3JobInfoStoreFactory.headBucket(current.reads, settings, base);
+            S3JobInfoStoreFactory.headBucket(current.s3, settings, base);
             try {
                 writeProbe(candidates, auto, key);
                 writeMode = probeConditionalWrites(key);
@@ -156,7 +158,7 @@ final class StartupProbe {
     }
 
     private void put(String key, String body) {
-        current.writes.putObject(p -> {
+        current.s3.putObject(p -> {
             S3JobInfoStore.applySse(p.bucket(settings.bucket).key(key).ifNoneMatch("*"), settings);
             if (current.sdkChecksums()) {
                 p.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
@@ -184,18 +186,18 @@ final class StartupProbe {
                 }
             }
             boolean checksums = current.sdkChecksums();
-            String uploadId = current.writes.createMultipartUpload(c -> {
+            String uploadId = current.s3.createMultipartUpload(c -> {
                 S3JobInfoStore.applySse(c.bucket(settings.bucket).key(key), settings);
                 if (checksums) {
                     c.checksumAlgorithm(ChecksumAlgorithm.CRC32_C);
                 }
             }).uploadId();
             openUploads.add(uploadId);
-            UploadPartResponse part = current.writes.uploadPart(u -> u.bucket(settings.bucket).key(key)
+            UploadPartResponse part = current.s3.uploadPart(u -> u.bucket(settings.bucket).key(key)
                     .uploadId(uploadId).partNumber(1).checksumAlgorithm(checksums ? ChecksumAlgorithm.CRC32_C : null),
                     RequestBody.fromString("probe 3"));
             try {
-                current.writes.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(uploadId)
+                current.s3.completeMultipartUpload(c -> c.bucket(settings.bucket).key(key).uploadId(uploadId)
                         .ifNoneMatch("*").multipartUpload(m -> m.parts(p -> p.partNumber(1).eTag(part.eTag())
                                 .checksumCRC32C(part.checksumCRC32C()))));
                 openUploads.remove(uploadId);
@@ -251,7 +253,7 @@ final class StartupProbe {
     private void cleanUp(String key) {
         for (String uploadId : openUploads) {
             try {
-                current.writes.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(uploadId));
+                current.s3.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(uploadId));
             } catch (SdkException e) {
                 LOG.warn("Could not abort the probe upload of {} ({}); it is not a blob and can be aborted by a"
                         + " bucket lifecycle rule", key, S3JobInfoStore.describe(e));
@@ -259,7 +261,7 @@ final class StartupProbe {
         }
         openUploads.clear();
         try {
-            current.writes.deleteObject(d -> d.bucket(settings.bucket).key(key));
+            current.s3.deleteObject(d -> d.bucket(settings.bucket).key(key));
         } catch (SdkException e) {
             LOG.warn("Could not delete the probe object {} ({}); it is not a blob and is ignored by the store", key,
                     S3JobInfoStore.describe(e));

@@ -174,15 +174,21 @@ class S3ConfigurationTest {
 
     /** Captures io.jobinfo, software.amazon and org.apache.http at DEBUG while {@code body} runs. */
     static void withLogsCaptured(List<ILoggingEvent> into, ThrowingRunnable body) throws Exception {
+        withLogsCaptured(into, Level.DEBUG, List.of("io.jobinfo", "software.amazon", "org.apache.http"), body);
+    }
+
+    /** Captures the named loggers at {@code level} while {@code body} runs. */
+    static void withLogsCaptured(List<ILoggingEvent> into, Level level, List<String> names, ThrowingRunnable body)
+            throws Exception {
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         List<Logger> loggers = new ArrayList<>();
         List<Level> levels = new ArrayList<>();
-        for (String name : List.of("io.jobinfo", "software.amazon", "org.apache.http")) {
+        for (String name : names) {
             Logger logger = (Logger) LoggerFactory.getLogger(name);
             loggers.add(logger);
             levels.add(logger.getLevel());
-            logger.setLevel(Level.DEBUG);
+            logger.setLevel(level);
             logger.setAdditive(false);
             logger.addAppender(appender);
         }

@@ -33,9 +33,10 @@ import software.amazon.awssdk.services.s3.S3Client;
  * (moto 5.2.1, a real S3 server run here as a process on a free loopback port) answers 412 to a sequential second
  * {@code If-None-Match: *} PutObject and CompleteMultipartUpload, but lets several racing conditional writers of one
  * key win, completions especially. The store's start-up probe races writers and refuses it, at every start-up with
- * the default settings (the former probe, 5 rounds of 256 KiB writers, let it pass in 2 of 3 start-ups); S3Proxy,
- * which lets exactly one win, passes the same probe. Skipped, saying why, when no {@code moto_server} is on the
- * PATH.
+ * the default settings (the former probe, 5 rounds of 256 KiB writers, let it pass in 2 of 3 start-ups), and once
+ * a start-up caught it, every later start-up on that prefix refuses it without racing ({@link RaceVerdictRecord});
+ * S3Proxy, which lets exactly one win, passes the same probe. Skipped, saying why, when no {@code moto_server} is on
+ * the PATH.
  */
 class S3RacingConditionalWritesTest {
 
@@ -107,6 +108,7 @@ class S3RacingConditionalWritesTest {
         // here let one start-up of 10 pass). So each start-up that passes is counted with the write mode it chose,
         // and at most one of 10 may; the former probe let about 2 of 3 start-ups pass.
         List<String> passed = new java.util.ArrayList<>();
+        List<String> verdicts = new java.util.ArrayList<>();
         for (int startUp = 1; startUp <= 10; startUp++) {
             ConditionalWriteRaceProbe.forgetVerdicts();
             int n = startUp;
@@ -118,15 +120,47 @@ class S3RacingConditionalWritesTest {
                         .hasMessageContaining("does not honour conditional writes")
                         .hasMessageContaining("racing")
                         .hasMessageContaining("of " + ConditionalWriteRaceProbe.WRITERS)
-                        .hasMessageContaining("s3.allow-unconditional-writes=true");
+                        .hasMessageContaining("s3.allow-unconditional-writes=true")
+                        .hasMessageContaining("recorded in s3://racy/strict-" + n + "/" + RaceVerdictRecord.NAME);
+                verdicts.add("strict-" + n + "/" + RaceVerdictRecord.NAME);
             }
         }
         System.out.println("moto passed " + passed.size() + " of 10 start-ups: " + passed);
         assertThat(passed).as("start-ups that let moto pass (at most 1 of 10)").hasSizeLessThanOrEqualTo(1);
         try (S3Client client = motoClient()) {
-            assertThat(client.listObjectsV2(l -> l.bucket("racy")).contents()).as("probe keys removed").isEmpty();
+            assertThat(client.listObjectsV2(l -> l.bucket("racy").prefix("strict-")).contents()).as("probe keys"
+                    + " removed, verdicts of"
+                    + " the refused start-ups kept").extracting(o -> o.key())
+                    .containsExactlyInAnyOrderElementsOf(verdicts);
             assertThat(client.listMultipartUploads(l -> l.bucket("racy")).uploads()).as("probe uploads aborted")
                     .isEmpty();
+        }
+    }
+
+    @Test
+    void onceMotoWasCaughtEveryLaterStartUpOnThePrefixRefusesIt() throws Exception {
+        ConditionalWriteRaceProbe.forgetVerdicts();
+        // until a start-up catches the race (each has a chance below one in 10 to miss it, see above)
+        int startUps = 0;
+        while (true) {
+            startUps++;
+            try (S3JobInfoStore passed = (S3JobInfoStore) JobInfoStores.open(motoConfig("/caught").build())) {
+                assertThat(startUps).as("start-ups that let moto pass before one caught it").isLessThan(3);
+                ConditionalWriteRaceProbe.forgetVerdicts();
+            } catch (JobInfoStoreException caught) {
+                assertThat(caught).hasMessageContaining("recorded in s3://racy/caught/" + RaceVerdictRecord.NAME);
+                break;
+            }
+        }
+        for (int later = 1; later <= 3; later++) {
+            ConditionalWriteRaceProbe.forgetVerdicts();
+            assertThatThrownBy(() -> JobInfoStores.open(motoConfig("/caught").build()))
+                    .isInstanceOf(JobInfoStoreException.class)
+                    .hasMessageContaining("an earlier start-up recorded in s3://racy/caught/"
+                            + RaceVerdictRecord.NAME);
+        }
+        try (S3Client client = motoClient()) {
+            client.deleteObject(d -> d.bucket("racy").key("caught/" + RaceVerdictRecord.NAME));
         }
     }
 

@@ -17,58 +17,37 @@ import io.jobinfo.store.spi.testing.TestBlobs;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
-import org.gaul.s3proxy.BlobStores;
-import org.gaul.s3proxy.S3Proxy;
-import org.gaul.s3proxy.auth.AuthenticationType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * A server that ignores {@code If-None-Match}: no real server here does, so a fault injector produces one. A second,
- * unauthenticated S3Proxy (transient blob store) sits behind {@link S3FaultProxy}, which drops the header from every
- * request (dropping a signed header only works without authentication).
+ * unauthenticated S3Proxy ({@link UnauthenticatedS3Proxy}) sits behind {@link S3FaultProxy}, which drops the header
+ * from every request (dropping a signed header only works without authentication).
  */
 class S3UnconditionalServerTest {
 
-    private static S3Proxy server;
+    private static UnauthenticatedS3Proxy server;
     private static S3FaultProxy stripping;
     private static URI serverEndpoint;
 
     @BeforeAll
     static void start() throws Exception {
-        server = S3Proxy.builder()
-                .blobStore(BlobStores.create("transient", new Properties()))
-                .endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.NONE, "", "")
-                .build();
-        server.start();
-        while (!"STARTED".equals(server.getState())) {
-            Thread.sleep(10);
-        }
-        serverEndpoint = URI.create("http://127.0.0.1:" + server.getPort());
+        server = UnauthenticatedS3Proxy.start("plain");
+        serverEndpoint = server.endpoint();
         stripping = new S3FaultProxy(serverEndpoint);
         stripping.stripRequestHeader("If-None-Match");
-        try (var client = software.amazon.awssdk.services.s3.S3Client.builder()
-                .endpointOverride(serverEndpoint).forcePathStyle(true)
-                .region(software.amazon.awssdk.regions.Region.US_EAST_1)
-                .credentialsProvider(software.amazon.awssdk.auth.credentials.AnonymousCredentialsProvider.create())
-                .httpClientBuilder(software.amazon.awssdk.http.apache.ApacheHttpClient.builder()).build()) {
-            client.createBucket(b -> b.bucket("plain"));
-        }
     }
 
     @AfterAll
     static void stop() throws Exception {
         stripping.close();
-        server.stop();
+        server.close();
     }
 
     private static JobInfoStorageConfig.Builder config(URI endpoint, String namespace) {
-        return JobInfoStorageConfig.builder("s3").namespace(namespace)
-                .option("s3.bucket", "plain").option("s3.endpoint", endpoint.toString())
-                .option("s3.access-key", "any").option("s3.secret-key", "any");
+        return UnauthenticatedS3Proxy.config(endpoint, "plain", namespace);
     }
 
     @Test

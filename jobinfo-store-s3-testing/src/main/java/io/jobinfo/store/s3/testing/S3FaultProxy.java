@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -30,7 +31,11 @@ import java.util.concurrent.locks.LockSupport;
  * server that ignores it; only usable with an unauthenticated server, since the header is signed), forward a
  * PutObject to the server and then close the client's connection without its answer (a request carried out whose
  * answer was lost: {@link #forwardThenDropPutObjectAnswers}), or refuse every connection from now on
- * ({@link #refuseConnections()}). It can also add a fixed latency to every request ({@link #latency}).
+ * ({@link #refuseConnections()}). It can also add a fixed latency to every request ({@link #latency}), drop
+ * {@code If-None-Match} from CompleteMultipartUpload requests only (a server that honours the condition on PutObject
+ * and ignores it on the completion, as Ceph RGW 16 does: {@link #stripIfNoneMatchFromCompletes}), or only from writes
+ * of a key while another write of the same key is in flight (a server that checks, then stores, as moto does:
+ * {@link #stripIfNoneMatchWhileWritesOverlap}). Every request line is recorded ({@link #requestLines}).
  *
  * <p>Each forwarded request is sent with {@code Connection: close}, so every request opens its own connection and
  * every request is seen by the proxy. Stopped by {@link #close()}. The proxy never throws once started: when the
@@ -69,6 +74,10 @@ public final class S3FaultProxy implements AutoCloseable {
     private volatile boolean refuseTrailingChecksums;
     private final AtomicInteger trailerRefusals = new AtomicInteger();
     private final List<String> putBodyEncodings = new CopyOnWriteArrayList<>();
+    private final List<String> requestLines = new CopyOnWriteArrayList<>();
+    private final ConcurrentHashMap<String, AtomicInteger> writesInFlight = new ConcurrentHashMap<>();
+    private volatile boolean stripIfNoneMatchFromCompletes;
+    private volatile int overlapHoldMillis = -1;
 
     public S3FaultProxy(URI target) throws IOException {
         this.targetHost = target.getHost();
@@ -240,6 +249,36 @@ public final class S3FaultProxy implements AutoCloseable {
         return trailerRefusals.get();
     }
 
+    /**
+     * From now on, {@code If-None-Match} is removed from every CompleteMultipartUpload request
+     * ({@code POST ...?uploadId=}) and kept on every other one: behind the proxy, a server that honours the condition
+     * on PutObject only, as Ceph RGW 16.2 does (it answers 200 to a conditional completion over an existing key and
+     * replaces the object). Only usable with an unauthenticated server, since the header is signed.
+     */
+    public void stripIfNoneMatchFromCompletes() {
+        stripIfNoneMatchFromCompletes = true;
+    }
+
+    /**
+     * From now on, each write of an object (PutObject, CompleteMultipartUpload) waits {@code holdMillis} before it
+     * is forwarded, and loses its {@code If-None-Match} header if, when forwarded, another write of the same key has
+     * arrived at the proxy and not been answered yet: a sequential second conditional write is still refused by the
+     * server, racing ones all succeed. That is what a server that checks for the key, then stores, without a lock
+     * does to racing conditional writers (moto 5.2.1, measured; see {@code S3RacingConditionalWritesTest}); the hold
+     * makes writers released together overlap every time. Only usable with an unauthenticated server.
+     */
+    public void stripIfNoneMatchWhileWritesOverlap(int holdMillis) {
+        if (holdMillis < 0) {
+            throw new IllegalArgumentException("hold must be at least 0 ms");
+        }
+        overlapHoldMillis = holdMillis;
+    }
+
+    /** Every request line ("PUT /bucket/key HTTP/1.1") the proxy has read so far, in order of arrival. */
+    public List<String> requestLines() {
+        return List.copyOf(requestLines);
+    }
+
     /** Removes a header (case-insensitive name) from every forwarded request. */
     public void stripRequestHeader(String name) {
         strippedHeaders.add(name.toLowerCase(Locale.ROOT));
@@ -275,45 +314,94 @@ public final class S3FaultProxy implements AutoCloseable {
             if (head.isEmpty()) {
                 return;
             }
-            int delay = latencyMillis;
-            if (delay > 0) {
-                try {
-                    Thread.sleep(delay);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-            }
-            if (dropFrom > 0 && isPutObject(head)) {
-                int number = putObjectsSeen.incrementAndGet();
-                if (number >= dropFrom && number <= dropTo) {
-                    forwardAndDropAnswer(client, in, head, number == dropTo);
-                    return;
-                }
-            }
-            if (head.get(0).startsWith("PUT ")) {
-                for (String h : head.subList(1, head.size())) {
-                    if (h.toLowerCase(Locale.ROOT).startsWith("x-amz-content-sha256:")) {
-                        putBodyEncodings.add(h.substring(h.indexOf(':') + 1).trim());
-                    }
-                }
-            }
-            if (refuseTrailingChecksums && hasTrailingChecksum(head)) {
-                trailerRefusals.incrementAndGet();
-                answer(client, in, head, new Fault(400, "XAmzContentSHA256Mismatch"));
+            requestLines.add(head.get(0));
+            int hold = overlapHoldMillis;
+            String written = hold >= 0 ? writtenKey(head) : null;
+            if (written == null) {
+                serve(client, in, head, false);
                 return;
             }
-            Fault fault = faults.poll();
-            if (fault != null) {
-                answer(client, in, head, fault);
-                return;
+            AtomicInteger writers = writesInFlight.computeIfAbsent(written, k -> new AtomicInteger());
+            writers.incrementAndGet();
+            try {
+                if (!pause(hold)) {
+                    return;
+                }
+                serve(client, in, head, writers.get() > 1);
+            } finally {
+                writers.decrementAndGet();
             }
-            forward(client, in, head);
         } catch (IOException ignored) {
             // the client or the server went away: nothing to report
         } finally {
             open.remove(client);
         }
+    }
+
+    /** Sleeps; {@code false} if interrupted (the proxy is closing). */
+    private static boolean pause(int millis) {
+        if (millis <= 0) {
+            return true;
+        }
+        try {
+            Thread.sleep(millis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** The path of a PutObject or CompleteMultipartUpload request; {@code null} for any other request. */
+    private static String writtenKey(List<String> head) {
+        String[] parts = head.get(0).split(" ");
+        if (parts.length < 2) {
+            return null;
+        }
+        String target = parts[1];
+        int query = target.indexOf('?');
+        String path = query < 0 ? target : target.substring(0, query);
+        if (isPutObject(head) || isCompletion(head)) {
+            return path;
+        }
+        return null;
+    }
+
+    private static boolean isCompletion(List<String> head) {
+        String line = head.get(0);
+        return line.startsWith("POST ") && line.contains("uploadId=");
+    }
+
+    private void serve(Socket client, InputStream in, List<String> head, boolean stripIfNoneMatch)
+            throws IOException {
+        if (!pause(latencyMillis)) {
+            return;
+        }
+        if (dropFrom > 0 && isPutObject(head)) {
+            int number = putObjectsSeen.incrementAndGet();
+            if (number >= dropFrom && number <= dropTo) {
+                forwardAndDropAnswer(client, in, head, number == dropTo);
+                return;
+            }
+        }
+        if (head.get(0).startsWith("PUT ")) {
+            for (String h : head.subList(1, head.size())) {
+                if (h.toLowerCase(Locale.ROOT).startsWith("x-amz-content-sha256:")) {
+                    putBodyEncodings.add(h.substring(h.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        if (refuseTrailingChecksums && hasTrailingChecksum(head)) {
+            trailerRefusals.incrementAndGet();
+            answer(client, in, head, new Fault(400, "XAmzContentSHA256Mismatch"));
+            return;
+        }
+        Fault fault = faults.poll();
+        if (fault != null) {
+            answer(client, in, head, fault);
+            return;
+        }
+        forward(client, in, head, stripIfNoneMatch || stripIfNoneMatchFromCompletes && isCompletion(head));
     }
 
     private static boolean hasTrailingChecksum(List<String> head) {
@@ -356,12 +444,14 @@ public final class S3FaultProxy implements AutoCloseable {
         out.flush();
     }
 
-    private void forward(Socket client, InputStream in, List<String> head) throws IOException {
+    private void forward(Socket client, InputStream in, List<String> head, boolean stripIfNoneMatch)
+            throws IOException {
         forwarded.incrementAndGet();
         StringBuilder sb = new StringBuilder(head.get(0)).append("\r\n");
         for (String h : head.subList(1, head.size())) {
             String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
-            if (name.equals("connection") || strippedHeaders.contains(name)) {
+            if (name.equals("connection") || strippedHeaders.contains(name)
+                    || stripIfNoneMatch && name.equals("if-none-match")) {
                 continue;
             }
             sb.append(h).append("\r\n");
