@@ -115,16 +115,22 @@ class S3OutcomeClassificationTest {
         }
     }
 
+    /**
+     * Every attempt the client makes is carried out and its answer lost: 3 standard attempts, and as a lost answer
+     * looks like a dead pooled connection, up to {@link S3JobInfoStoreFactory#MAX_CONNECTIONS} more
+     * ({@link StaleConnectionRetryStrategy}, which repeats writes too since every write of the store may be repeated).
+     */
     @Test
     void aPutObjectWhoseEveryAnswerIsLostIsAnUnknownOutcomeAndTheBlobIsReadable() throws Exception {
+        int everyAttempt = 3 + S3JobInfoStoreFactory.MAX_CONNECTIONS;
         try (JobInfoStore store = throughProxy(3)) {
-            proxy.forwardThenDropPutObjectAnswers(1, 3);
+            proxy.forwardThenDropPutObjectAnswers(1, everyAttempt);
 
             assertThatThrownBy(() -> store.create(32, BlobSource.ofBytes(envelope(32))))
                     .isInstanceOf(OutcomeUnknownException.class)
                     .hasMessageContaining("jobId=32")
-                    .hasMessageContaining("3 attempts");
-            assertThat(proxy.droppedAnswers()).isEqualTo(3);
+                    .hasMessageContaining(everyAttempt + " attempts");
+            assertThat(proxy.droppedAnswers()).isEqualTo(everyAttempt);
         }
         try (JobInfoStore store = direct()) {
             assertThat(store.read(32).payload()).isEqualTo(TestBlobs.payloadNamed(32));

@@ -62,6 +62,8 @@ final class DropInCollector extends Collector implements Collector.Describable {
                     "Inline jobs this member owned at its last sweep (-1 in passive mode, which reads none)"},
             {"deletesHeld", "deletes_held",
                     "1 while this member holds every blob delete (its view of the map may be partial), else 0"},
+            {"badValues", "bad_values",
+                    "Job ids whose value in engine_runningJobInfo is not SeaTunnel's JobInfo (left alone, logged once)"},
     };
 
     static final String INFO = PREFIX + "dropin_info";

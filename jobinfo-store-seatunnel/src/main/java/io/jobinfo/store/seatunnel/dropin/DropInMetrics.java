@@ -39,6 +39,7 @@ public final class DropInMetrics {
     final AtomicLong deletesHeld = new AtomicLong();
     private final Set<String> storeThreadKinds = ConcurrentHashMap.newKeySet();
     private volatile LongSupplier pendingMoves = () -> 0;
+    private volatile LongSupplier badValues = () -> 0;
 
     /** Remembers the kind of a thread that called the store (at most 64 kinds are kept). */
     void recordStoreThread(String kind) {
@@ -61,6 +62,10 @@ public final class DropInMetrics {
         this.pendingMoves = supplier;
     }
 
+    void badValues(LongSupplier supplier) {
+        this.badValues = supplier;
+    }
+
     /**
      * Every counter by name: {@code moved} (values replaced by a reference), {@code moveFailures} (store writes that
      * failed and will be retried; the value stays inline meanwhile), {@code pendingMoves} (inline values waiting),
@@ -68,6 +73,7 @@ public final class DropInMetrics {
      * {@code readRetries}, {@code readFailures}, {@code gcRuns}, {@code gcDeleted},
      * {@code blockedByMemberWithoutPlugin} (moves held back because a member without the plugin is in the cluster),
      * {@code inlineOwned} (inline values this member owned at its last sweep: jobs kept inline, for whatever reason; -1 in passive mode, which reads none),
+     * {@code badValues} (job ids whose value is not SeaTunnel's {@code JobInfo}, each logged once at WARN and left alone),
      * {@code storeCalls} and {@code storeCallsOnPartitionThreads} (store calls made on a Hazelcast partition thread;
      * the design keeps it at 0, see {@link ThreadWatchedStore}).
      */
@@ -89,6 +95,7 @@ public final class DropInMetrics {
         m.put("blockedByMemberWithoutPlugin", blockedByMemberWithoutPlugin.get());
         m.put("inlineOwned", inlineOwned.get());
         m.put("deletesHeld", deletesHeld.get());
+        m.put("badValues", badValues.getAsLong());
         m.put("storeCalls", storeCalls.get());
         m.put("storeCallsOnPartitionThreads", storeCallsOnPartitionThreads.get());
         return m;

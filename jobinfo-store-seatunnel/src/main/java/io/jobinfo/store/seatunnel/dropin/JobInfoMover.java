@@ -84,6 +84,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final ScheduledExecutorService[] stripes;
     private final ScheduledExecutorService sweeper;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
+    private final BadValues badValues;
     private final String storeIdentity;
     private volatile boolean guardInstalled;
     private volatile long lastMissingWarning;
@@ -120,12 +121,14 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         this.settings = settings;
         this.metrics = metrics;
         this.logger = logger;
+        this.badValues = new BadValues(logger, MAP);
         this.stripes = new ScheduledExecutorService[settings.moveThreads()];
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = executor("jobinfo-dropin-mover-" + i);
         }
         this.sweeper = executor("jobinfo-dropin-sweeper");
         metrics.pendingMoves(() -> pending.size());
+        metrics.badValues(() -> badValues.count());
     }
 
     private static ScheduledExecutorService executor(final String name) {
@@ -317,17 +320,19 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     @Override
     public void entryAdded(EntryEvent<Long, JobInfo> event) {
-        onValue(event.getKey(), event.getValue());
+        onValue(event.getKey(), badValues.jobInfo(event.getKey(), ((EntryEvent<Long, ?>) event).getValue()));
     }
 
     @Override
     public void entryUpdated(EntryEvent<Long, JobInfo> event) {
-        onValue(event.getKey(), event.getValue());
+        onValue(event.getKey(), badValues.jobInfo(event.getKey(), ((EntryEvent<Long, ?>) event).getValue()));
     }
 
     @Override
     public void entryRemoved(EntryEvent<Long, JobInfo> event) {
-        JobInfo old = event.getOldValue();
+        badValues.forget(event.getKey());
+        Object oldValue = ((EntryEvent<Long, ?>) event).getOldValue();
+        JobInfo old = oldValue instanceof JobInfo ? (JobInfo) oldValue : null;
         if (old != null && isReference(old.getJobImmutableInformation())) {
             final long jobId = event.getKey();
             stripe(jobId).execute(() -> deleteAfterRemoval(jobId, 0));
@@ -362,7 +367,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private void move(long jobId, int attempt, JobInfo known) {
         JobInfo current;
         try {
-            current = known != null ? known : map.get(jobId);
+            current = known != null ? known : badValues.read(map, jobId);
         } catch (RuntimeException e) {
             retryMove(jobId, attempt, e.toString());
             return;
@@ -568,7 +573,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             // passive: nothing is moved, so nothing is read either; the gauge says -1 (not counted)
             long inline = passive ? -1 : 0;
             for (Long jobId : passive ? java.util.Collections.<Long>emptySet() : map.localKeySet()) {
-                JobInfo v = map.get(jobId);
+                JobInfo v = badValues.read(map, jobId); // a bad value is reported and skipped
                 if (v != null && v.getJobImmutableInformation() != null && !isReference(v.getJobImmutableInformation())) {
                     inline++;
                 }

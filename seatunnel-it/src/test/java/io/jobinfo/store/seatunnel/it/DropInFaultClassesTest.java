@@ -2,7 +2,17 @@ package io.jobinfo.store.seatunnel.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.ops.GarbageCollector;
+import io.jobinfo.store.ops.GcReport;
+import io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStores;
+import io.jobinfo.store.spi.StoredBlob;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
@@ -49,10 +59,16 @@ import java.util.stream.Stream;
  *   another member. When the gc goes on, the new job's blob must still be there. Without the per-id claim lock that
  *   gc, move and delete share, the move replaced the old blob and the gc then deleted the new job's blob: a
  *   reference without a blob.</li>
+ *   <li>Three moves park between their blob and their reference while the operator's gc runs at a 1 s grace with
+ *   {@code --force}, again and again, beside the members' own sweeps: no blob of a parked move is deleted, every job
+ *   ends RUNNING with its reference and its blob.</li>
  * </ol>
  *
+ * <p><b>One bad value.</b> Values of another class than {@code JobInfo} in the map are reported by their job ids
+ * and left alone; the other jobs are moved and collected.
+ *
  * <p><b>Partial views and a store outage.</b>
- * <ol start="3">
+ * <ol start="4">
  *   <li>A second cluster (another cluster name) started on the same namespace refuses to start and names the
  *   cluster that holds it; the first cluster's jobs are untouched.</li>
  *   <li>Configuration drift: a member whose {@code jobinfo-storage} names another store cannot join; and with
@@ -187,8 +203,148 @@ class DropInFaultClassesTest {
         assertThat(ST.cluster().logTail(0, 2_000_000)).contains("jobinfo-store drop-in started in active mode");
     }
 
+    /**
+     * GC racing slow moves (issue 23, "GC racing a slow submit", the drop-in's way in): three jobs' moves park between
+     * their blob write and their reference (the {@link CrashPointParker} at {@code before-replace}, 12 s each), while
+     * the operator's gc runs at the smallest grace with {@code --force} (what {@code jobinfo-store gc --delete --force
+     * --grace 1s} runs: the library's {@link GarbageCollector} with SeaTunnel's value formats and the drop-in's claim
+     * locks, in this JVM as a Hazelcast client) and the members' own gc sweeps every 2 s at a 3 s grace. Every move
+     * holds its job's claim lock from before its blob to after its reference, so no gc may take a parked move's blob:
+     * each job ends RUNNING with a reference whose blob is in the store and holds its bytes. Counted: none of the
+     * three may be lost (a reference without a blob), and every gc run reports each parked blob as kept by its
+     * recheck or not deleted at all.
+     */
+    @Test
+    @Order(3)
+    void aGcAtOneSecondGraceWithForceNeverTakesTheBlobOfAMoveParkedBeforeItsReference() throws Exception {
+        ClusterClient client = ST.client();
+        awaitActive(client);
+        Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-gc-slow-move", 3, 10, true);
+        long holdMillis = 12_000;
+        List<RecordedSubmit> submits = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            long id = client.newJobId();
+            arm("before-replace-" + id, id + " hold=" + holdMillis);
+            submits.add(client.recorded(file, "gc-slow-move-" + i, id));
+        }
+        for (RecordedSubmit submit : submits) {
+            submit.submit();
+        }
+        for (RecordedSubmit submit : submits) {
+            Path reached = POINTS.resolve("reached-before-replace-" + submit.jobId());
+            ClusterClient.await(() -> Files.exists(reached), Duration.ofSeconds(90),
+                    () -> "the move of job " + submit.jobId() + " did not reach the step before its reference");
+        }
+        Thread.sleep(1_500); // every parked blob is now older than the 1 s grace
+        List<GcReport> runs = new java.util.ArrayList<>();
+        JobInfoStorageConfig storage = JobInfoStorageConfig.builder("local").namespace(STORE.toString()).build();
+        try (JobInfoStore store = JobInfoStores.open(storage)) {
+            com.hazelcast.core.HazelcastInstance hazelcast = client.seaTunnelClient().getHazelcastInstance();
+            com.hazelcast.map.IMap<Long, Object> map = hazelcast.getMap(SeaTunnelJobInfoFormat.RUNNING_JOB_INFO);
+            JobValueFormats formats = JobValueFormats.of(new SeaTunnelJobInfoFormat(), new InlineJobInfoFormat());
+            Instant parkEnds = Instant.now().plusMillis(holdMillis - 3_000);
+            while (Instant.now().isBefore(parkEnds)) {
+                runs.add(new GarbageCollector(map, store, Duration.ofSeconds(1)).formats(formats)
+                        .claims(formats.deleteClaims(hazelcast, map, GarbageCollector.MARKER_OWNER,
+                                java.time.Clock.systemUTC()))
+                        .run(true, blob -> { }));
+                Thread.sleep(500);
+            }
+            int lost = 0;
+            for (RecordedSubmit submit : submits) {
+                long id = submit.jobId();
+                client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+                DropInChecks.awaitReference(client, id);
+                JobInfoPointer pointer = new SeaTunnelJobInfoFormat().pointerIn(map.get(id));
+                if (!Files.exists(blobOf(id))) {
+                    lost++;
+                    continue;
+                }
+                assertThat(pointer.matches(store.read(id).header()))
+                        .as("the blob of job %d is the one its reference %s names", id, pointer).isTrue();
+                assertThat(client.jobBytes(List.of(id)).get(id)).as("job %d as its owner reads it", id)
+                        .isEqualTo("reference " + JobBytesProbe.sha256(submit.jobBytes()));
+            }
+            assertThat(lost).as("jobs whose reference lost its blob to a gc of %d runs: %s", runs.size(), runs)
+                    .isZero();
+        }
+        assertThat(runs).as("gc runs while the moves were parked").hasSizeGreaterThanOrEqualTo(3);
+        for (GcReport run : runs) {
+            assertThat(run.failures()).as("gc run %s", run).isEmpty();
+            assertThat(run.deleted()).as("blobs a gc run deleted while the moves were parked: %s", run)
+                    .extracting(StoredBlob::jobId)
+                    .doesNotContainAnyElementsOf(submits.stream().map(RecordedSubmit::jobId).toList());
+        }
+        for (RecordedSubmit submit : submits) {
+            client.cancelRunning(submit.jobId());
+        }
+        for (RecordedSubmit submit : submits) {
+            client.awaitStatus(submit.jobId(), "CANCELED", Duration.ofSeconds(60));
+        }
+    }
+
+    /**
+     * One bad value (issue 23): a client puts values of another class than SeaTunnel's {@code JobInfo} into
+     * {@code engine_runningJobInfo} under 30 ids spread over the partitions, so that every member (the master
+     * included) owns some (the map accepts them: its interceptor does not look at values). Each member that owns one
+     * reports it once at WARN with its job id and counts it in the {@code badValues} gauge, leaves it alone, and goes
+     * on: a job submitted after them is moved, and an orphan blob is collected by the master's gc. Before, every sweep
+     * of a member owning such a value threw a {@code ClassCastException} on it ("sweep failed"), so the master's gc
+     * never ran again (seen: the orphan stayed).
+     */
     @Test
     @Order(4)
+    void valuesThatAreNotSeaTunnelsJobInfoStopNeitherTheMovesNorTheGcOfTheOtherJobs() throws Exception {
+        ClusterClient client = ST.client();
+        awaitActive(client);
+        com.hazelcast.map.IMap<Long, Object> map = client.seaTunnelClient().getHazelcastInstance()
+                .getMap(SeaTunnelJobInfoFormat.RUNNING_JOB_INFO);
+        List<Long> bad = new java.util.ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            bad.add(client.newJobId());
+        }
+        try {
+            for (long id : bad) {
+                map.put(id, "not a JobInfo");
+            }
+            long orphanId = client.newJobId();
+            Path orphan = blobOf(orphanId);
+            Files.write(orphan, BlobEnvelope.wrap(orphanId, SeaTunnelJobDataCodec.ID,
+                    System.currentTimeMillis() - 3_600_000, "an orphan".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minusSeconds(3600)));
+            Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-bad-value", 1, 2, true);
+            long id = client.newJobId();
+            RecordedSubmit submit = client.recorded(file, "beside-bad-values", id);
+            submit.submit();
+            client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
+            DropInChecks.awaitReference(client, id);
+            ClusterClient.await(() -> !Files.exists(orphan), Duration.ofSeconds(45),
+                    () -> "the master's gc did not collect the orphan " + orphan + " beside the bad values; counters "
+                            + client.dropInMetrics());
+            ClusterClient.await(() -> client.dropInTotal("badValues") >= bad.size(), Duration.ofSeconds(30),
+                    () -> "bad values counted: " + client.dropInMetrics());
+            StringBuilder logs = new StringBuilder();
+            for (int i = 0; i < 3; i++) {
+                logs.append(ST.cluster().logTail(i, 2_000_000));
+            }
+            for (long b : bad) {
+                String line = "the value of job " + b + " in engine_runningJobInfo is a java.lang.String, not"
+                        + " SeaTunnel's JobInfo";
+                assertThat(logs.toString().split(Pattern.quote(line), -1).length - 1)
+                        .as("members that logged: %s", line).isBetween(1, 3);
+            }
+            assertThat(logs.toString()).doesNotContain("ClassCastException");
+            client.cancelRunning(id);
+            client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
+        } finally {
+            for (long b : bad) {
+                map.remove(b);
+            }
+        }
+    }
+
+    @Test
+    @Order(5)
     void aSecondClusterOnTheSameNamespaceRefusesToStartNamingTheClusterThatHoldsIt() throws Exception {
         ClusterClient client = ST.client();
         Path file = FakeJobs.write(DIR.resolve("jobs"), "fake-namespace", 1, 2, true);
@@ -217,7 +373,7 @@ class DropInFaultClassesTest {
      * fourth member reading and deleting in a store of its own.
      */
     @Test
-    @Order(5)
+    @Order(6)
     void aMemberWhoseJobinfoStorageNamesAnotherStoreCannotJoin() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
@@ -245,7 +401,7 @@ class DropInFaultClassesTest {
      * start, and the stock member joined a cluster whose jobs it could not read.
      */
     @Test
-    @Order(6)
+    @Order(7)
     void withReferencesInTheMapAPassiveMemberKeepsTheJoinGuardAndAStockMemberCannotJoin() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
@@ -291,7 +447,7 @@ class DropInFaultClassesTest {
      * so before the read timeout became 10 minutes these jobs were left unrestored.
      */
     @Test
-    @Order(7)
+    @Order(8)
     void aStoreOutageAcrossAMasterSwitchEndsWithEveryJobRunningAgain() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
@@ -338,7 +494,7 @@ class DropInFaultClassesTest {
     }
 
     @Test
-    @Order(8)
+    @Order(9)
     void aMemberCutOffFromTheOthersDeletesNoBlobOfAJobTheClusterStillRuns() throws Exception {
         ClusterClient client = ST.client();
         awaitActive(client);
