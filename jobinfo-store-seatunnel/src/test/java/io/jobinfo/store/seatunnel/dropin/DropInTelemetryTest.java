@@ -85,7 +85,7 @@ class DropInTelemetryTest {
                     assertThat(f.help).as(f.name).isNotBlank();
                 }
             }
-            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(22);
+            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(23).contains("jobinfo_store_bad_values");
 
             DropInTelemetry.unregister(a);
             assertThat(sample("jobinfo_store_moved_total", "c1", "127.0.0.1:5801")).isNull();
