@@ -116,6 +116,8 @@ public final class MemberMain {
         long cacheMax = Long.getLong("it.cache.maxBytes", CacheConfig.DEFAULT_MAX_BYTES);
         java.util.function.Supplier<RunningJobInfoRegistry<JobImmutableInformation>> build = () ->
                 RunningJobInfoRegistry.builder(hz, store, CODEC).fencing(true).restoreParallelism(4)
+                        .restoreOutageWait(java.time.Duration.ofMillis(Long.getLong("it.restoreOutageWaitMillis",
+                                RunningJobInfoRegistry.DEFAULT_RESTORE_OUTAGE_WAIT.toMillis())))
                         .cache(new CacheConfig(cacheMax, Math.min(cacheMax, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
                                 CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS))
                         .submitPhaseListener(crashPoints).build();

@@ -47,8 +47,9 @@ final class JobResolver<T> {
     /**
      * @throws io.jobinfo.store.spi.BlobNotFoundException the pointer's blob is missing
      * @throws CorruptBlobException the blob fails verification, does not match its pointer, or cannot be decoded
-     * @throws JobInfoStoreException the store failed, the pointer names a store not configured, the codec differs,
-     *     or the value is neither a pointer nor an inline job
+     * @throws StoreReadFailure the store failed (I/O, network, server): the one failure that may pass
+     * @throws JobInfoStoreException the pointer names a store not configured, the codec differs, or the value is
+     *     neither a pointer nor an inline job
      */
     CachedJob<T> resolve(long jobId, Object value, ContentKey key) throws JobInfoStoreException {
         long start = System.nanoTime();
@@ -61,7 +62,14 @@ final class JobResolver<T> {
                             + "', which this registry does not know (known: " + storesById.keySet()
                             + "); add that store's configuration as a read store", jobId, null);
                 }
-                VerifiedBlob blob = store.read(jobId, verification);
+                VerifiedBlob blob;
+                try {
+                    blob = store.read(jobId, verification);
+                } catch (io.jobinfo.store.spi.BlobNotFoundException | CorruptBlobException e) {
+                    throw e;
+                } catch (JobInfoStoreException e) {
+                    throw new StoreReadFailure(e); // the store failed: an outage, worth waiting out at restore
+                }
                 if (!pointer.matches(blob.header())) {
                     throw new CorruptBlobException("the stored blob does not match its pointer (pointer " + pointer
                             + ", blob " + blob.header() + ")", jobId, blob.location());

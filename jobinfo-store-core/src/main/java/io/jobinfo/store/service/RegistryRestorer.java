@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,11 +44,14 @@ final class RegistryRestorer<T> {
     /** The store to prefetch from, or {@code null}: no prefetch. */
     private final JobInfoStore prefetchStore;
     private final long prefetchBytes;
+    /** How long a failing store is waited out from the restore's start ({@code restore-outage-wait}). */
+    private final Duration outageWait;
     /** Tests: runs on the restoring thread between the prefetch's start and the listing of the map. */
     volatile java.util.function.Consumer<RestorePrefetch<T>> beforeListing = p -> { };
 
     RegistryRestorer(PointerMap map, JobCache<T> cache, JobResolver<T> resolver, RegistryMeters meters,
-                     int parallelism, long prefetchBytes, JobInfoStore prefetchStore) {
+                     int parallelism, long prefetchBytes, JobInfoStore prefetchStore, Duration outageWait) {
+        this.outageWait = outageWait;
         this.map = map;
         this.cache = cache;
         this.resolver = resolver;
@@ -62,6 +66,92 @@ final class RegistryRestorer<T> {
      * @throws IllegalStateException the calling thread was interrupted (the loads in progress were finished first,
      *     no further job was started), or a job's hand-over failed in a way that escaped its own handling
      */
+    /** Loads one job and hands it over; a failure is recorded in {@code failed}, a store outage in {@code outage}. */
+    private void restoreOne(long jobId, Object value, RestorePrefetch<T> prefetch, JobCache.Tokens tokens, long readAt,
+                            JobRestorer<T> restorer, Set<Long> restored, Map<Long, JobInfoStoreException> failed,
+                            Map<Long, Object> outage) {
+        try {
+            ContentKey key = ContentKey.of(jobId, value);
+            RestorePrefetch.Fetched<T> early = prefetch != null && value instanceof JobInfoPointer
+                    ? prefetch.take(jobId, (JobInfoPointer) value) : null;
+            JobCache.Loader<T> loader = early == null ? () -> resolver.resolve(jobId, value, key) : () -> {
+                prefetch.countUse();
+                meters.loadTook(early.loadNanos); // a load like any other, only done before the listing
+                JobInfoPointer pointer = (JobInfoPointer) value;
+                return new CachedJob<>(key, pointer.initializationTimestamp(), early.job, pointer.payloadLength());
+            };
+            CachedJob<T> job = cache.load(jobId, key, JobResolver.payloadLength(value), tokens.token(jobId), readAt,
+                    loader);
+            restorer.restore(jobId, job.initializationTimestamp(), job.job());
+            restored.add(jobId);
+            failed.remove(jobId);
+        } catch (StoreReadFailure e) {
+            failed.put(jobId, e);
+            outage.put(jobId, value);
+        } catch (JobInfoStoreException e) {
+            failed.put(jobId, e);
+        } catch (Exception e) {
+            failed.put(jobId, new JobInfoStoreException("Restoring the job failed: " + e, jobId,
+                    resolver.locationOf(jobId, value), e));
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // one value that asks for more than the heap or the stack has (a hostile or damaged length or nesting a
+            // codec did not refuse) fails its own job, like any other bad value; the others restore
+            failed.put(jobId, new JobInfoStoreException("Restoring the job failed: loading it needed more "
+                    + (e instanceof OutOfMemoryError ? "memory than the heap has" : "stack than the thread has")
+                    + " (" + e + "); its value or blob is damaged, or the heap too small for it", jobId,
+                    resolver.locationOf(jobId, value), e));
+        }
+    }
+
+    /**
+     * Waits out a store outage: the jobs whose load met a failing store ({@link StoreReadFailure}) are loaded again,
+     * with a backoff from 100 ms to 5 s, until each is restored or {@code outageWait} has passed since the restore
+     * began (then they stay in {@code failed}, each with the store's last error). A job whose entry is gone meanwhile
+     * (it ended) is no failure any more; its current value is the one loaded.
+     */
+    private void waitOutTheStore(long start, Map<Long, Object> outage, Map<Long, JobInfoStoreException> failed,
+                                 java.util.function.Consumer<Map.Entry<Long, Object>> restoreOne) {
+        long deadline = start + outageWait.toNanos();
+        long backoff = 100;
+        boolean logged = false;
+        while (!outage.isEmpty() && System.nanoTime() - deadline < 0) {
+            if (!logged) {
+                logged = true;
+                JobInfoStoreException first = failed.get(outage.keySet().iterator().next());
+                LOG.warn("restore: the store failed for {} job(s) ({}); loading them again until {} s after the"
+                                + " restore began (restore-outage-wait)", outage.size(),
+                        first == null ? "" : first.getMessage(), outageWait.getSeconds());
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(backoff,
+                        TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()))));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("restore interrupted while waiting out a store outage for "
+                        + outage.size() + " job(s); restore again", e);
+            }
+            backoff = Math.min(backoff * 2, 5_000);
+            List<Map.Entry<Long, Object>> again = new ArrayList<>();
+            for (Long jobId : new ArrayList<>(outage.keySet())) {
+                outage.remove(jobId);
+                Object now = map.get(jobId);
+                if (now == null || now instanceof io.jobinfo.store.lifecycle.DeleteMarker) {
+                    failed.remove(jobId); // ended meanwhile: nothing to restore
+                } else {
+                    again.add(new java.util.AbstractMap.SimpleImmutableEntry<>(jobId, now));
+                }
+            }
+            if (!pool.forEach(again, restoreOne)) {
+                throw new IllegalStateException("restore interrupted while waiting out a store outage; restore"
+                        + " again");
+            }
+        }
+    }
+
+    private static IllegalStateException interrupted(int done, int of) {
+        return new IllegalStateException("restore interrupted after " + done + " of " + of + " jobs; restore again");
+    }
+
     RestoreReport restoreAll(JobRestorer<T> restorer) {
         long start = System.nanoTime();
         JobCache.Tokens tokens = cache.tokens();
@@ -81,42 +171,14 @@ final class RegistryRestorer<T> {
             }
         }
         Set<Long> restored = ConcurrentHashMap.newKeySet();
-        boolean complete = pool.forEach(entries, entry -> {
-            long jobId = entry.getKey();
-            Object value = entry.getValue();
-            try {
-                ContentKey key = ContentKey.of(jobId, value);
-                RestorePrefetch.Fetched<T> early = prefetch != null && value instanceof JobInfoPointer
-                        ? prefetch.take(jobId, (JobInfoPointer) value) : null;
-                JobCache.Loader<T> loader = early == null ? () -> resolver.resolve(jobId, value, key) : () -> {
-                    prefetch.countUse();
-                    meters.loadTook(early.loadNanos); // a load like any other, only done before the listing
-                    JobInfoPointer pointer = (JobInfoPointer) value;
-                    return new CachedJob<>(key, pointer.initializationTimestamp(), early.job,
-                            pointer.payloadLength());
-                };
-                CachedJob<T> job = cache.load(jobId, key, JobResolver.payloadLength(value), tokens.token(jobId),
-                        readAt, loader);
-                restorer.restore(jobId, job.initializationTimestamp(), job.job());
-                restored.add(jobId);
-            } catch (JobInfoStoreException e) {
-                failed.put(jobId, e);
-            } catch (Exception e) {
-                failed.put(jobId, new JobInfoStoreException("Restoring the job failed: " + e, jobId,
-                        resolver.locationOf(jobId, value), e));
-            } catch (OutOfMemoryError | StackOverflowError e) {
-                // one value that asks for more than the heap or the stack has (a hostile or damaged length or
-                // nesting a codec did not refuse) fails its own job, like any other bad value; the others restore
-                failed.put(jobId, new JobInfoStoreException("Restoring the job failed: loading it needed more "
-                        + (e instanceof OutOfMemoryError ? "memory than the heap has" : "stack than the thread has")
-                        + " (" + e + "); its value or blob is damaged, or the heap too small for it", jobId,
-                        resolver.locationOf(jobId, value), e));
-            }
-        });
-        if (!complete) {
-            throw new IllegalStateException("restore interrupted after " + (restored.size() + failed.size()) + " of "
-                    + entries.size() + " jobs; restore again");
+        Map<Long, Object> outage = new ConcurrentHashMap<>(); // jobs whose load met a failing store: retried
+        RestorePrefetch<T> early = prefetch;
+        java.util.function.Consumer<Map.Entry<Long, Object>> restoreOne = entry -> restoreOne(entry.getKey(), entry.getValue(),
+                early, tokens, readAt, restorer, restored, failed, outage);
+        if (!pool.forEach(entries, restoreOne)) {
+            throw interrupted(restored.size() + failed.size(), entries.size());
         }
+        waitOutTheStore(start, outage, failed, restoreOne);
         Duration took = Duration.ofNanos(System.nanoTime() - start);
         meters.restored(took, failed.size());
         if (prefetch != null) {

@@ -107,6 +107,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
     public static final Duration DEFAULT_CLAIM_WAIT = Duration.ofSeconds(10);
     /** What {@link Builder#restorePrefetch} allows by default: 256 MiB of payload read ahead by a restore. */
     public static final long DEFAULT_RESTORE_PREFETCH_BYTES = 256L << 20;
+    /** How long {@link #restoreAll} waits out a failing store by default ({@link Builder#restoreOutageWait}). */
+    public static final Duration DEFAULT_RESTORE_OUTAGE_WAIT = Duration.ofMinutes(10);
     private static final Logger LOG = LoggerFactory.getLogger(RunningJobInfoRegistry.class);
 
     private final PointerMap map;
@@ -146,7 +148,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
         this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
-                b.restorePrefetchBytes, b.store);
+                b.restorePrefetchBytes, b.store, b.restoreOutageWait);
         this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
         this.claimWaitNanos = b.claimWait.toNanos();
         claimNamespace(b);
@@ -571,6 +573,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private String clusterName;
         private ReadVerification readVerification = ReadVerification.FULL;
         private long restorePrefetchBytes = DEFAULT_RESTORE_PREFETCH_BYTES;
+        private Duration restoreOutageWait = DEFAULT_RESTORE_OUTAGE_WAIT;
 
         private Builder(HazelcastInstance hazelcast, JobInfoStore store, JobInfoCodec<T> codec) {
             this.hazelcast = Objects.requireNonNull(hazelcast, "hazelcast");
@@ -635,6 +638,25 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
             }
             this.restorePrefetchBytes = properties.set("restorePrefetch", maxBytes);
+            return this;
+        }
+
+        /**
+         * How long {@link #restoreAll} waits out a store that fails (I/O, network, server errors: not a missing,
+         * damaged or foreign blob, which fail their job at once), counted from the restore's start; default
+         * {@link #DEFAULT_RESTORE_OUTAGE_WAIT} (10 minutes). Until then the jobs whose loads failed are loaded again
+         * with a backoff of 100 ms to 5 s, so an outage shorter than this ends with every job restored and no
+         * operator involved; past it each is reported in the {@link RestoreReport} with the store's last error.
+         * {@link Duration#ZERO} reports them at once. The wait holds the restoring thread only (never a Hazelcast
+         * operation thread); loads run on the restore's own threads.
+         *
+         * @throws IllegalArgumentException a negative duration
+         */
+        public Builder<T> restoreOutageWait(Duration wait) {
+            if (Objects.requireNonNull(wait, "wait").isNegative()) {
+                throw new IllegalArgumentException("restore outage wait must not be negative: " + wait);
+            }
+            this.restoreOutageWait = properties.set("restoreOutageWait", wait);
             return this;
         }
 
