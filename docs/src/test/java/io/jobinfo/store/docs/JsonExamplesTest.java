@@ -37,6 +37,7 @@ class JsonExamplesTest {
             ACTION_OF_CALL.put(call, "s3:PutObject");
         }
         ACTION_OF_CALL.put("getObject", "s3:GetObject");
+        ACTION_OF_CALL.put("getObjectAsBytes", "s3:GetObject"); // the race probe's verdict record
         ACTION_OF_CALL.put("headObject", "s3:GetObject");
         ACTION_OF_CALL.put("deleteObject", "s3:DeleteObject");
         ACTION_OF_CALL.put("abortMultipartUpload", "s3:AbortMultipartUpload");
