@@ -283,29 +283,13 @@ final class BenchOptions {
                 problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
         }
-        if (scaleJobs.stream().anyMatch(n -> n < 1 || n > 100_000)) {
-            problems.add("--scale-jobs must list values in 1..100000");
-        }
-        for (int i = 1; i < scaleJobs.size(); i++) {
-            if (scaleJobs.get(i) <= scaleJobs.get(i - 1)) {
-                problems.add("--scale-jobs must be increasing");
-                break;
-            }
-        }
+        increasingCounts(problems, "--scale-jobs", scaleJobs, 100_000);
         for (String s : scaleStores) {
             if (!List.of("local", "hdfs", "s3", "rgw").contains(s)) {
                 problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
         }
-        if (engineScale.stream().anyMatch(n -> n < 1 || n > 300)) {
-            problems.add("--engine-scale must list job counts in 1..300 (every job runs on the real engine)");
-        }
-        for (int i = 1; i < engineScale.size(); i++) {
-            if (engineScale.get(i) <= engineScale.get(i - 1)) {
-                problems.add("--engine-scale must be increasing, such as 10,30,100");
-                break;
-            }
-        }
+        increasingCounts(problems, "--engine-scale", engineScale, 300);
         if (engineScaleRounds < 0 || engineScaleRounds > 50) {
             problems.add("--engine-scale-rounds must be 0..50");
         }
@@ -324,6 +308,19 @@ final class BenchOptions {
         }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException(String.join("\n", problems) + "\n" + usage());
+        }
+    }
+
+    /** Adds a problem if {@code counts} of {@code option} leave 1..{@code max} or do not increase. */
+    private static void increasingCounts(List<String> problems, String option, List<Integer> counts, int max) {
+        if (counts.stream().anyMatch(n -> n < 1 || n > max)) {
+            problems.add(option + " must list values in 1.." + max);
+        }
+        for (int i = 1; i < counts.size(); i++) {
+            if (counts.get(i) <= counts.get(i - 1)) {
+                problems.add(option + " must be increasing");
+                break;
+            }
         }
     }
 

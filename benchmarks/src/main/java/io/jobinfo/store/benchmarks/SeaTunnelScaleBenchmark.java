@@ -49,11 +49,8 @@ final class SeaTunnelScaleBenchmark {
             notes.add("Skipped by " + (o.quick ? "`--quick`" : "`--no-engine`") + ".");
             return section();
         }
-        EngineHarness harness;
-        try {
-            harness = EngineHarness.locate();
-        } catch (EngineHarness.NotBuilt e) {
-            notes.add("Not measured: " + e.getMessage());
+        EngineHarness harness = SeaTunnelEngineBenchmark.locate(notes);
+        if (harness == null) {
             return section();
         }
         long start = System.nanoTime();

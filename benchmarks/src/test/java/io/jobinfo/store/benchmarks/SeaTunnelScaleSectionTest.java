@@ -37,7 +37,7 @@ class SeaTunnelScaleSectionTest {
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"report", "--engine-scale", "30,10"}))
                 .hasMessageContaining("--engine-scale must be increasing");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"report", "--engine-scale", "10,400"}))
-                .hasMessageContaining("--engine-scale must list job counts in 1..300");
+                .hasMessageContaining("--engine-scale must list values in 1..300");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"report", "--engine-member-heap", "1gb"}))
                 .hasMessageContaining("--engine-member-heap must be a java -Xmx size").hasMessageContaining("'1gb'");
     }
