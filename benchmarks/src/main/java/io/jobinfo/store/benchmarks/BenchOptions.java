@@ -45,6 +45,14 @@ final class BenchOptions {
     /** the real SeaTunnel scenario (SeaTunnelEngineBenchmark); --quick skips it */
     boolean engine = true;
     int engineJobs = 3;
+    /** Job counts of the real-engine scale scenario (SeaTunnelScaleBenchmark); empty: not run. */
+    List<Integer> engineScale = List.of(10, 30, 100);
+    /** Its rounds; 0: {@link #rounds}. */
+    int engineScaleRounds;
+    /** Its budget: a count whose estimated run time would pass it is not started. */
+    int engineScaleMinutes = 90;
+    /** Each member's -Xmx there. */
+    String engineMemberHeap = "1g";
     boolean quick;
     int jmhForks = 2;
     int jmhWarmups = 3;
@@ -132,6 +140,10 @@ final class BenchOptions {
                 case "--cache-max-bytes" -> o.cacheMaxBytes = ByteSize.parse(v);
                 case "--cache-seconds" -> o.cacheSeconds = Double.parseDouble(v);
                 case "--engine-jobs" -> o.engineJobs = Integer.parseInt(v);
+                case "--engine-scale" -> o.engineScale = v.trim().equals("none") ? List.of() : intList(k, v);
+                case "--engine-scale-rounds" -> o.engineScaleRounds = Integer.parseInt(v);
+                case "--engine-scale-minutes" -> o.engineScaleMinutes = Integer.parseInt(v);
+                case "--engine-member-heap" -> o.engineMemberHeap = v.trim();
                 case "--jmh-forks" -> o.jmhForks = Integer.parseInt(v);
                 case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
                 case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
@@ -147,6 +159,32 @@ final class BenchOptions {
         }
         o.validate();
         return o;
+    }
+
+    /** Rounds of the real-engine scale scenario. */
+    int engineScaleRounds() {
+        return engineScaleRounds > 0 ? engineScaleRounds : rounds;
+    }
+
+    /**
+     * A comma-separated list of whole numbers.
+     *
+     * @throws IllegalArgumentException naming the option and the part that is not one
+     */
+    private static List<Integer> intList(String option, String v) {
+        List<Integer> out = new ArrayList<>();
+        for (String part : v.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            try {
+                out.add(Integer.parseInt(part.trim()));
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": '" + part.trim() + "' is not a whole number (a"
+                        + " comma-separated list such as 10,30,100, or none)");
+            }
+        }
+        return out;
     }
 
     /** Rounds of the scale scenario. */
@@ -245,19 +283,22 @@ final class BenchOptions {
                 problems.add("--stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
         }
-        if (scaleJobs.stream().anyMatch(n -> n < 1 || n > 100_000)) {
-            problems.add("--scale-jobs must list values in 1..100000");
-        }
-        for (int i = 1; i < scaleJobs.size(); i++) {
-            if (scaleJobs.get(i) <= scaleJobs.get(i - 1)) {
-                problems.add("--scale-jobs must be increasing");
-                break;
-            }
-        }
+        increasingCounts(problems, "--scale-jobs", scaleJobs, 100_000);
         for (String s : scaleStores) {
             if (!List.of("local", "hdfs", "s3", "rgw").contains(s)) {
                 problems.add("--scale-stores: unknown store '" + s + "' (local, hdfs, s3, rgw)");
             }
+        }
+        increasingCounts(problems, "--engine-scale", engineScale, 300);
+        if (engineScaleRounds < 0 || engineScaleRounds > 50) {
+            problems.add("--engine-scale-rounds must be 0..50");
+        }
+        if (engineScaleMinutes < 1) {
+            problems.add("--engine-scale-minutes must be at least 1");
+        }
+        if (!engineMemberHeap.matches("[1-9][0-9]*[mMgG]")) {
+            problems.add("--engine-member-heap must be a java -Xmx size such as 1g or 768m, got '" + engineMemberHeap
+                    + "'");
         }
         if (engineJobs < 1 || engineJobs > 200) {
             problems.add("--engine-jobs must be 1..200");
@@ -270,10 +311,26 @@ final class BenchOptions {
         }
     }
 
+    /** Adds a problem if {@code counts} of {@code option} leave 1..{@code max} or do not increase. */
+    private static void increasingCounts(List<String> problems, String option, List<Integer> counts, int max) {
+        if (counts.stream().anyMatch(n -> n < 1 || n > max)) {
+            problems.add(option + " must list values in 1.." + max);
+        }
+        for (int i = 1; i < counts.size(); i++) {
+            if (counts.get(i) <= counts.get(i - 1)) {
+                problems.add(option + " must be increasing");
+                break;
+            }
+        }
+    }
+
     static String usage() {
         return """
                 usage: java -jar benchmarks/target/benchmarks.jar report [options]
                        java -jar benchmarks/target/benchmarks.jar migrate [options]   (only the migrate section)
+                       java -jar benchmarks/target/benchmarks.jar engine-scale [options]
+                                           (only the real SeaTunnel scale section; --out default
+                                           benchmarks/target/engine-scale-report)
                   --jobs N                 jobs per scenario (default 1000)
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
@@ -299,7 +356,13 @@ final class BenchOptions {
                   --jmh-forks/--jmh-warmups/--jmh-iterations/--jmh-seconds   JMH settings (2/3/5/1.0)
                   --no-jmh                 skip the JMH benchmarks
                   --engine-jobs N          jobs per cluster in the real SeaTunnel scenario (default 3: one per size)
-                  --no-engine              skip the real SeaTunnel scenario (stock vs drop-in, about 2 min a round)
+                  --no-engine              skip the real SeaTunnel scenarios (stock vs drop-in, about 2 min a round,
+                                           and the scale scenario)
+                  --engine-scale LIST|none job counts of the real SeaTunnel scale scenario (default 10,30,100; up to
+                                           300), stock and drop-in 3-member clusters per count
+                  --engine-scale-rounds N  its rounds (default: --rounds); medians per count
+                  --engine-scale-minutes M its budget: a count estimated to pass it is not started (default 90)
+                  --engine-member-heap SIZE  each member's -Xmx there (default 1g)
                   --no-migrate             skip the migrate / rollback throughput scenario
                   --migrate-parallelism N  its parallelism (default: the migrate command's default)
                   --out DIR                where the report goes (default docs/benchmarks; the migrate command:

@@ -35,6 +35,11 @@ public final class BenchmarkMain {
             System.err.println("report written: " + report.toAbsolutePath());
             System.exit(0);
         }
+        if (o.command.equals("engine-scale")) {
+            Path report = runEngineScale(o);
+            System.err.println("report written: " + report.toAbsolutePath());
+            System.exit(0);
+        }
         if (!o.command.equals("report")) {
             System.out.println(BenchOptions.usage());
             System.exit(o.command.equals("help") ? 0 : 2);
@@ -58,6 +63,31 @@ public final class BenchmarkMain {
             Metrics m = MigrateBenchmark.runAlone(o, work);
             double minutes = (System.nanoTime() - start) / 6e10;
             return MigrateReport.writeAlone(o, m, minutes);
+        } finally {
+            if (tempWork) {
+                Directories.deleteRecursively(work);
+            }
+        }
+    }
+
+    /**
+     * The {@code engine-scale} command: only the real SeaTunnel scale section (issue 28 item 1) and its chart, written
+     * as {@code README.md} under {@code --out} (default {@code benchmarks/target/engine-scale-report}, never the
+     * published report's directory unless given).
+     */
+    static Path runEngineScale(BenchOptions o) throws Exception {
+        quietHeadlessJvm();
+        boolean tempWork = o.workDir == null;
+        Path work = workDirectory(o);
+        Path dir = o.outGiven ? o.out : Path.of("benchmarks/target/engine-scale-report");
+        try {
+            SeaTunnelScaleBenchmark scale = new SeaTunnelScaleBenchmark(o, new Metrics(), work);
+            String md = scale.run();
+            Files.createDirectories(dir);
+            scale.chart(dir);
+            Path readme = dir.resolve("README.md");
+            Files.writeString(readme, md, java.nio.charset.StandardCharsets.UTF_8);
+            return readme;
         } finally {
             if (tempWork) {
                 Directories.deleteRecursively(work);
@@ -136,6 +166,9 @@ public final class BenchmarkMain {
             }
         }
         String engineSection = new SeaTunnelEngineBenchmark(o, m, work).run();
+        SeaTunnelScaleBenchmark engineScale = new SeaTunnelScaleBenchmark(o, m, work);
+        engineSection += engineScale.run();
+        engineScale.chart(o.out);
         if (o.jmh) {
             new MicroBenchmarks(o, m).run();
         }

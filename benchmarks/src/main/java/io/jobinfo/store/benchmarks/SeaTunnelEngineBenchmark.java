@@ -46,12 +46,8 @@ final class SeaTunnelEngineBenchmark {
             notes.add("Skipped by `--no-engine`.");
             return section();
         }
-        EngineHarness harness;
-        try {
-            harness = EngineHarness.locate();
-        } catch (EngineHarness.NotBuilt e) {
-            notes.add("Not measured: " + e.getMessage());
-            ScenarioBenchmark.log("real-engine scenario not measured: %s", e.getMessage());
+        EngineHarness harness = locate(notes);
+        if (harness == null) {
             return section();
         }
         jobsPerRound = o.engineJobs;
@@ -77,6 +73,17 @@ final class SeaTunnelEngineBenchmark {
             }
         }
         return section();
+    }
+
+    /** The built harness, or null with a note saying why it cannot run (not built, and the command that builds it). */
+    static EngineHarness locate(List<String> notes) {
+        try {
+            return EngineHarness.locate();
+        } catch (EngineHarness.NotBuilt e) {
+            notes.add("Not measured: " + e.getMessage());
+            ScenarioBenchmark.log("real-engine scenario not measured: %s", e.getMessage());
+            return null;
+        }
     }
 
     private void record(JsonNode result, int round) {

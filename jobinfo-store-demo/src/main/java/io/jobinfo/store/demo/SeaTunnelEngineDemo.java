@@ -111,8 +111,8 @@ final class SeaTunnelEngineDemo {
     static String problems(DemoCommand o) {
         StringBuilder p = new StringBuilder();
         var parsed = o.spec.commandLine().getParseResult();
-        if (parsed.hasMatchedOption("--jobs") && (o.jobs < 1 || o.jobs > 200)) {
-            p.append("--jobs must be between 1 and 200 with --engine seatunnel (every job runs on the real engine),"
+        if (parsed.hasMatchedOption("--jobs") && (o.jobs < 1 || o.jobs > 300)) {
+            p.append("--jobs must be between 1 and 300 with --engine seatunnel (every job runs on the real engine),"
                     + " got ").append(o.jobs).append('\n');
         }
         if (o.members < 2 || o.members > 7) {
@@ -168,6 +168,14 @@ final class SeaTunnelEngineDemo {
             }
         }
         out.printf("| %-40s | %16s | %16s | %8s |%n", "  (owned + backup LocalMapStats)", "", "", "");
+        for (String[] f : new String[][] {{"mapBytesPerJob", "engine_runningJobInfo B/job, all jobs"},
+            {"liveHeapBytes", "live heap after full GC, members (B)"},
+            {"restRunningJobsP50Millis", "REST running-jobs, non-master (ms)"},
+            {"restJobInfoP50Millis", "REST job-info p50, non-master (ms)"}}) {
+            if (st.get(f[0]) != null && di.get(f[0]) != null) {
+                out.printf("| %-40s | %16s | %16s | %8s |%n", f[1], st.get(f[0]), di.get(f[0]), x(ratios.get(f[0])));
+            }
+        }
         out.printf("| %-40s | %16s | %16s | %8s |%n", "submit p50 (ms)", st.get("submitP50Millis"),
                 di.get("submitP50Millis"), x(ratios.get("submitP50Millis")));
         out.printf("| %-40s | %16s | %16s | %8s |%n", "submit p99 (ms)", st.get("submitP99Millis"),

@@ -34,7 +34,7 @@ class EngineDemoOptionsTest {
         assertThat(err.toString()).contains("--blob-size applies to the embedded demo only")
                 .contains("--store applies to the embedded demo only")
                 .contains("--job-sizes: unknown size 'huge'")
-                .contains("--jobs must be between 1 and 200 with --engine seatunnel");
+                .contains("--jobs must be between 1 and 300 with --engine seatunnel");
 
         err.getBuffer().setLength(0);
         assertThat(run("demo", "--job-sizes", "small")).isEqualTo(2);

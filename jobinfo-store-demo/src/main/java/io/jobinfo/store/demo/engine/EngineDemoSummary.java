@@ -9,7 +9,9 @@ import java.util.Map;
 /**
  * The figures of one real-engine scenario run (the JSON the harness wrote), stock and drop-in side by side: cluster
  * bytes of {@code engine_runningJobInfo} per job for each size (median owned + backup {@code LocalMapStats}), submit
- * p50/p99, kill -9 of the master -> new master and -> every job RUNNING again, and each as a drop-in/stock ratio.
+ * p50/p99, kill -9 of the master -> new master and -> every job RUNNING again, and, where the harness measured them,
+ * map bytes per job over all jobs, the members' live heap after a full GC and REST latency on a non-master member;
+ * each as a drop-in/stock ratio.
  */
 public final class EngineDemoSummary {
 
@@ -51,6 +53,15 @@ public final class EngineDemoSummary {
                 }
             }
             m.put("bytesPerJob", bytes);
+            for (String key : List.of("mapBytesPerJob", "liveHeapBytes")) {
+                if (r.path(key).isNumber()) {
+                    m.put(key, r.path(key).asLong());
+                }
+            }
+            if (r.path("rest").isObject()) {
+                m.put("restRunningJobsP50Millis", r.path("rest").path("runningJobsP50Millis").asDouble());
+                m.put("restJobInfoP50Millis", r.path("rest").path("jobInfoP50Millis").asDouble());
+            }
             m.put("submitP50Millis", r.path("submitP50Millis").asDouble());
             m.put("submitP99Millis", r.path("submitP99Millis").asDouble());
             JsonNode k = r.path("masterKill");
@@ -82,7 +93,8 @@ public final class EngineDemoSummary {
                 }
             }
             ratios.put("bytesPerJob", bytes);
-            for (String key : List.of("submitP50Millis", "submitP99Millis", "killToAllRunningMillis")) {
+            for (String key : List.of("submitP50Millis", "submitP99Millis", "killToAllRunningMillis",
+                    "mapBytesPerJob", "liveHeapBytes", "restRunningJobsP50Millis", "restJobInfoP50Millis")) {
                 ratios.put(key, stock.get(key) instanceof Number a && dropin.get(key) instanceof Number b
                         ? ratio(b.doubleValue(), a.doubleValue()) : null);
             }

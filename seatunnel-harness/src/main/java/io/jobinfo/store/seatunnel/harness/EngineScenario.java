@@ -65,6 +65,8 @@ public final class EngineScenario {
         r.put("members", settings.members());
         r.put("backupCount", 1);
         r.put("maxNoHeartbeatSeconds", spec.maxNoHeartbeatSeconds());
+        r.put("memberHeap", settings.memberHeap());
+        r.put("checkpointMillis", settings.checkpointMillis());
         progress.printf("%sstarting %d SeaTunnel 2.3.8 member processes on 127.0.0.1 ports %s%n", tag,
                 settings.members(), Arrays.toString(spec.ports()));
         long t0 = System.nanoTime();
@@ -82,12 +84,15 @@ public final class EngineScenario {
 
                 Map<JobSize, Path> files = new EnumMap<>(JobSize.class);
                 for (JobSize s : JobSize.values()) {
-                    files.put(s, FakeJobs.write(dir.resolve("jobs"), "fake-" + s.id(), s.tables(), s.columns(), true));
+                    files.put(s, FakeJobs.write(dir.resolve("jobs"), "fake-" + s.id(), s.tables(), s.columns(), true,
+                            settings.checkpointMillis()));
                 }
                 List<Long> all = new ArrayList<>();
                 long warmUp = client.submit(files.get(WARM_UP), variant.id() + "-warm-up");
                 client.awaitStatus(warmUp, "RUNNING", Duration.ofSeconds(90));
                 all.add(warmUp);
+                MapFigures mapBefore = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+                List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
 
                 List<Map<String, Object>> jobs = new ArrayList<>();
                 double[] submitMillis = new double[settings.jobs()];
@@ -103,6 +108,7 @@ public final class EngineScenario {
                 r.put("submitP50Millis", round(percentile(submitMillis, 0.50)));
                 r.put("submitP99Millis", round(percentile(submitMillis, 0.99)));
                 r.put("bySize", bySize(jobs));
+                costAtCount(r, client, cluster, mapBefore, heapBefore, jobs, tag);
                 r.put("masterKill", killMaster(cluster, client, variant, all, tag));
                 if (variant == Variant.DROPIN) {
                     r.put("dropInCounters", client.dropInMetrics());
@@ -117,8 +123,39 @@ public final class EngineScenario {
         return r;
     }
 
+    /**
+     * What the cluster holds for its jobs, once every job is RUNNING: {@code engine_runningJobInfo}'s owned + backup
+     * bytes per job and each member's live heap after a full GC (before the measured jobs, after the warm-up job,
+     * and now), then SeaTunnel's REST running-jobs and job-info (one job of each size) timed on a member that is not
+     * the master (after the heap, so that what REST decodes is not counted there).
+     */
+    private void costAtCount(Map<String, Object> r, ClusterClient client, SeaTunnelProcessCluster cluster,
+                             MapFigures mapBefore, List<Map<String, Object>> heapBefore,
+                             List<Map<String, Object>> jobs, String tag) {
+        int n = jobs.size();
+        r.put("mapBytesPerJob", client.mapFigures(ClusterClient.RUNNING_JOB_INFO).minus(mapBefore).totalBytes() / n);
+        List<Map<String, Object>> heap = MemberHeaps.of(client, cluster);
+        r.put("liveHeapBefore", heapBefore);
+        r.put("liveHeap", heap);
+        r.put("liveHeapBytes", MemberHeaps.total(heap));
+        r.put("liveHeapBytesPerJob", (MemberHeaps.total(heap) - MemberHeaps.total(heapBefore)) / n);
+        int masterPort = client.masterPort();
+        int restPort = client.members().stream().mapToInt(m -> m.getAddress().getPort()).filter(p -> p != masterPort)
+                .findFirst().orElseThrow(() -> new IllegalStateException(tag + "no member besides the master"));
+        List<Long> sample = new ArrayList<>();
+        for (JobSize s : JobSize.values()) {
+            jobs.stream().filter(j -> s.id().equals(j.get("size"))).findFirst()
+                    .ifPresent(j -> sample.add((Long) j.get("jobId")));
+        }
+        r.put("rest", new RestTimer(restPort).measure(sample, settings.restSamples()));
+        progress.printf("%s%d jobs: %d B of the map per job, live heap %d MiB over the members, REST running-jobs"
+                        + " %s ms on member %d%n", tag, n, r.get("mapBytesPerJob"), MemberHeaps.total(heap) >> 20,
+                ((Map<?, ?>) r.get("rest")).get("runningJobsP50Millis"), cluster.indexOfPort(restPort));
+    }
+
     private ClusterSpec spec(Variant variant, Path store) {
-        ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members());
+        ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members())
+                .withJvmOptions(List.of("-Xmx" + settings.memberHeap()));
         if (variant == Variant.STOCK) {
             return spec;
         }

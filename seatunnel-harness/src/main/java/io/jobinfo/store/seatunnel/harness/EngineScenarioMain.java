@@ -47,7 +47,9 @@ public final class EngineScenarioMain {
             settings = new ScenarioSettings(intOf(a, "--members", 3), intOf(a, "--jobs", 6),
                     JobSize.parseList(a.getOrDefault("--sizes", "small,medium,large")), variants, work,
                     a.containsKey("--plugin-jar") ? Path.of(a.get("--plugin-jar")) : null,
-                    Duration.ofSeconds(intOf(a, "--restore-timeout-seconds", 180)));
+                    Duration.ofSeconds(intOf(a, "--restore-timeout-seconds", 180)),
+                    a.getOrDefault("--member-heap", "640m"), intOf(a, "--checkpoint-interval-ms", 5000),
+                    intOf(a, "--rest-samples", 3));
             if (settings.pluginJar() != null && !Files.isRegularFile(settings.pluginJar())) {
                 throw new IllegalArgumentException("--plugin-jar " + settings.pluginJar() + " is not a file: build it"
                         + " with mvn -B -q -DskipTests -pl seatunnel-harness -am package");
@@ -121,7 +123,8 @@ public final class EngineScenarioMain {
         }
         for (String k : a.keySet()) {
             if (!List.of("--out", "--work-dir", "--variants", "--members", "--jobs", "--sizes", "--plugin-jar",
-                    "--restore-timeout-seconds").contains(k)) {
+                    "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples")
+                    .contains(k)) {
                 throw new IllegalArgumentException("unknown option " + k);
             }
         }

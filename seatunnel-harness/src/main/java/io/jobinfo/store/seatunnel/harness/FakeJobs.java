@@ -21,9 +21,18 @@ public final class FakeJobs {
      * @throws UncheckedIOException if it cannot be written
      */
     public static Path write(Path dir, String name, int tables, int columns, boolean streaming) {
+        return write(dir, name, tables, columns, streaming, 5000);
+    }
+
+    /**
+     * Writes the job file {@code dir/<name>.conf} with a checkpoint every {@code checkpointMillis}.
+     *
+     * @throws UncheckedIOException if it cannot be written
+     */
+    public static Path write(Path dir, String name, int tables, int columns, boolean streaming, int checkpointMillis) {
         StringBuilder sb = new StringBuilder(256 + tables * (64 + columns * 24));
         sb.append("env {\n  parallelism = 1\n  job.mode = \"").append(streaming ? "STREAMING" : "BATCH")
-                .append("\"\n  checkpoint.interval = 5000\n}\n");
+                .append("\"\n  checkpoint.interval = ").append(checkpointMillis).append("\n}\n");
         sb.append("source {\n  FakeSource {\n    tables_configs = [\n");
         for (int t = 0; t < tables; t++) {
             sb.append("      {\n        row.num = 2\n        schema {\n          table = \"it_db.t_").append(t)

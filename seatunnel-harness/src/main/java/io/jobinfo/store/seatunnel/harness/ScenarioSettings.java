@@ -9,10 +9,21 @@ import java.util.Objects;
  * One run of the real-engine scenario: {@code members} member processes per cluster, {@code jobs} measured jobs whose
  * sizes take turns through {@code sizes}, the variants in the order given (each on a cluster of its own, one after the
  * other), files under {@code workDir}, the drop-in's shaded jar, and how long every job may take to be RUNNING again
- * after the master was killed.
+ * after the master was killed; each member's maximum heap ({@code -Xmx}, such as {@code 640m}), the jobs' checkpoint
+ * interval and how many times each REST endpoint is timed.
  */
 public record ScenarioSettings(int members, int jobs, List<JobSize> sizes, List<Variant> variants, Path workDir,
-                               Path pluginJar, Duration restoreTimeout) {
+                               Path pluginJar, Duration restoreTimeout, String memberHeap, int checkpointMillis,
+                               int restSamples) {
+
+    /** At most this many measured jobs per cluster. */
+    public static final int MAX_JOBS = 300;
+
+    /** The settings of the 3-job comparison: 640 MiB members, 5 s checkpoints, 3 samples per REST endpoint. */
+    public ScenarioSettings(int members, int jobs, List<JobSize> sizes, List<Variant> variants, Path workDir,
+                            Path pluginJar, Duration restoreTimeout) {
+        this(members, jobs, sizes, variants, workDir, pluginJar, restoreTimeout, "640m", 5000, 3);
+    }
 
     public ScenarioSettings {
         Objects.requireNonNull(workDir, "workDir");
@@ -22,8 +33,19 @@ public record ScenarioSettings(int members, int jobs, List<JobSize> sizes, List<
             throw new IllegalArgumentException("members must be 2..7 (a master and a member to take over), got "
                     + members);
         }
-        if (jobs < 1 || jobs > 200) {
-            throw new IllegalArgumentException("jobs must be 1..200 (every job runs on the real engine), got " + jobs);
+        if (jobs < 1 || jobs > MAX_JOBS) {
+            throw new IllegalArgumentException("jobs must be 1.." + MAX_JOBS + " (every job runs on the real engine),"
+                    + " got " + jobs);
+        }
+        if (memberHeap == null || !memberHeap.matches("[1-9][0-9]*[mMgG]")) {
+            throw new IllegalArgumentException("member heap must be a size such as 640m or 2g (java -Xmx), got '"
+                    + memberHeap + "'");
+        }
+        if (checkpointMillis < 1000 || checkpointMillis > 600_000) {
+            throw new IllegalArgumentException("checkpoint interval must be 1000..600000 ms, got " + checkpointMillis);
+        }
+        if (restSamples < 1 || restSamples > 100) {
+            throw new IllegalArgumentException("REST samples must be 1..100, got " + restSamples);
         }
         if (sizes.isEmpty() || variants.isEmpty()) {
             throw new IllegalArgumentException("at least one job size and one variant");

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The scenario's pieces that need no cluster (the scenario itself runs in seatunnel-it's EngineDemoCommandTest):
@@ -33,6 +34,29 @@ class ScenarioPiecesTest {
         assertThatThrownBy(() -> new ScenarioSettings(1, 1, List.of(JobSize.SMALL), List.of(Variant.STOCK),
                 Path.of("w"), null, Duration.ofSeconds(1))).hasMessageContaining("members must be 2..7");
         assertThatThrownBy(() -> Variant.parse("flink")).hasMessageContaining("unknown variant 'flink'");
+    }
+
+    @Test
+    void scaleSettingsRefuseBadHeapCheckpointAndSamplesByNameAndJobsGetTheirCheckpointInterval(@TempDir Path dir)
+            throws Exception {
+        ScenarioSettings s = new ScenarioSettings(3, ScenarioSettings.MAX_JOBS, List.of(JobSize.SMALL),
+                List.of(Variant.STOCK), dir, null, Duration.ofSeconds(1), "2g", 30_000, 3);
+        assertThat(s.memberHeap()).isEqualTo("2g");
+        assertThat(new ScenarioSettings(3, 1, List.of(JobSize.SMALL), List.of(Variant.STOCK), dir, null,
+                Duration.ofSeconds(1)).checkpointMillis()).isEqualTo(5000);
+        assertThatThrownBy(() -> new ScenarioSettings(3, ScenarioSettings.MAX_JOBS + 1, List.of(JobSize.SMALL),
+                List.of(Variant.STOCK), dir, null, Duration.ofSeconds(1))).hasMessageContaining("jobs must be 1..300");
+        assertThatThrownBy(() -> new ScenarioSettings(3, 1, List.of(JobSize.SMALL), List.of(Variant.STOCK), dir,
+                null, Duration.ofSeconds(1), "2GB", 30_000, 3)).hasMessageContaining("member heap")
+                .hasMessageContaining("'2GB'");
+        assertThatThrownBy(() -> new ScenarioSettings(3, 1, List.of(JobSize.SMALL), List.of(Variant.STOCK), dir,
+                null, Duration.ofSeconds(1), "1g", 10, 3)).hasMessageContaining("checkpoint interval");
+        assertThatThrownBy(() -> new ScenarioSettings(3, 1, List.of(JobSize.SMALL), List.of(Variant.STOCK), dir,
+                null, Duration.ofSeconds(1), "1g", 30_000, 0)).hasMessageContaining("REST samples");
+        assertThat(java.nio.file.Files.readString(FakeJobs.write(dir, "j", 2, 3, true, 30_000)))
+                .contains("checkpoint.interval = 30000").contains("t_1").doesNotContain("t_2");
+        assertThat(EngineScenarioMain.run(new String[] {"--out", dir.resolve("o.json").toString(), "--work-dir",
+            dir.toString(), "--variants", "stock", "--member-heap", "lots"})).isEqualTo(2);
     }
 
     @Test

@@ -69,6 +69,26 @@ class EngineDemoCommandTest {
             assertThat(v.path("killToAllRunningMillis").asLong()).isGreaterThanOrEqualTo(
                     v.path("killToNewMasterMillis").asLong()).isPositive();
         }
+        // the scale figures: map bytes over all jobs, the members' live heap after a full GC, REST on a non-master
+        assertThat(stock.path("mapBytesPerJob").asLong()).as("stock map bytes per job").isGreaterThan(15_000);
+        assertThat(dropin.path("mapBytesPerJob").asLong()).as("drop-in map bytes per job").isBetween(1L, 500L);
+        for (JsonNode v : List.of(stock, dropin)) {
+            assertThat(v.path("liveHeapBytes").asLong()).as("live heap of 3 members").isGreaterThan(3L << 20);
+            assertThat(v.path("restRunningJobsP50Millis").asDouble()).isPositive();
+            assertThat(v.path("restJobInfoP50Millis").asDouble()).isPositive();
+        }
+        for (String v : List.of("stock", "dropin")) {
+            JsonNode raw = s.path("variants").path(v);
+            assertThat(raw.path("liveHeap").size()).isEqualTo(3);
+            int masterPort = -1;
+            for (JsonNode member : raw.path("liveHeap")) {
+                masterPort = member.path("master").asBoolean() ? member.path("port").asInt() : masterPort;
+            }
+            assertThat(masterPort).as("one member is the master").isPositive();
+            assertThat(raw.path("rest").path("port").asInt()).as("REST asked of a member that is not the master")
+                    .isNotEqualTo(masterPort);
+            assertThat(raw.path("rest").path("jobInfoRequests").asInt()).isEqualTo(3);
+        }
         // the drop-in's new master restored every job through the store
         assertThat(dropin.path("newMasterStoreReads").asLong()).isGreaterThanOrEqualTo(3);
         assertThat(dropin.path("newMasterReadFailures").asLong()).isZero();

@@ -1,0 +1,151 @@
+package io.jobinfo.store.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jobinfo.store.demo.engine.EngineHarness;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The real-engine scale scenario of the report (issue 28 item 1): for every round and every job count of
+ * {@code --engine-scale}, a stock and a drop-in (local store) 3-member SeaTunnel 2.3.8 cluster of member processes,
+ * interleaved (the order alternates by round and count), each running the harness's scenario with that many
+ * streaming jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns in turn). The figures ({@link EngineScaleFigures})
+ * go into {@link Metrics} under {@code engineScale.<variant>.<count>.<figure>}; {@link SeaTunnelScaleSection} writes
+ * them.
+ *
+ * <p>Where it stops: a count whose run fails (the scenario stops, or a job is not RUNNING again after the kill) is
+ * the last one of every round; a count whose estimated run time (the previous count's, scaled by the job count)
+ * would pass {@code --engine-scale-minutes} is not started. The section says which happened.
+ */
+final class SeaTunnelScaleBenchmark {
+
+    /** Checkpoints of the scale jobs: every 30 s, so that 100 jobs' checkpoints do not take the machine's CPU. */
+    static final int CHECKPOINT_MILLIS = 30_000;
+
+    private final BenchOptions o;
+    private final Metrics m;
+    private final Path work;
+    private final List<String> notes = new ArrayList<>();
+    private final List<Integer> measured = new ArrayList<>();
+    private int roundsMeasured;
+
+    SeaTunnelScaleBenchmark(BenchOptions o, Metrics m, Path work) {
+        this.o = o;
+        this.m = m;
+        this.work = work;
+    }
+
+    /** Runs the rounds; returns the report section (markdown). Never throws for a failed run. */
+    String run() {
+        if (o.engineScale.isEmpty()) {
+            return "";
+        }
+        if (o.quick || !o.engine) {
+            notes.add("Skipped by " + (o.quick ? "`--quick`" : "`--no-engine`") + ".");
+            return section();
+        }
+        EngineHarness harness = SeaTunnelEngineBenchmark.locate(notes);
+        if (harness == null) {
+            return section();
+        }
+        long start = System.nanoTime();
+        int ceiling = Integer.MAX_VALUE; // the first count that failed: no round goes there again
+        for (int round = 0; round < o.engineScaleRounds(); round++) {
+            double lastMinutes = 0;
+            int lastCount = 0;
+            boolean any = false;
+            for (int c = 0; c < o.engineScale.size(); c++) {
+                int count = o.engineScale.get(c);
+                if (count >= ceiling) {
+                    break;
+                }
+                double elapsed = (System.nanoTime() - start) / 6e10;
+                double estimate = lastCount == 0 ? 0 : lastMinutes * count / lastCount;
+                if (lastCount > 0 && elapsed + estimate > o.engineScaleMinutes) {
+                    notes.add(String.format(Locale.ROOT, "Round %d stopped before %d jobs: %.1f min spent, and %d"
+                            + " jobs would take about %.0f min more (the %d-job count took %.1f), past the budget of"
+                            + " %d min (`--engine-scale-minutes`).", round + 1, count, elapsed, count, estimate,
+                            lastCount, lastMinutes, o.engineScaleMinutes));
+                    break;
+                }
+                String order = (round + c) % 2 == 0 ? "stock,dropin" : "dropin,stock";
+                ScenarioBenchmark.log("real SeaTunnel at scale, round %d/%d, %d jobs per cluster (%s)", round + 1,
+                        o.engineScaleRounds(), count, order);
+                long t0 = System.nanoTime();
+                String failure = runCount(harness, round, count, order);
+                lastMinutes = (System.nanoTime() - t0) / 6e10;
+                lastCount = count;
+                m.add("engineScale.minutes." + count, "min", lastMinutes);
+                if (failure != null) {
+                    notes.add("Round " + (round + 1) + " stopped at " + count + " jobs: " + failure);
+                    ceiling = count;
+                    break;
+                }
+                any = true;
+                if (!measured.contains(count)) {
+                    measured.add(count);
+                }
+            }
+            roundsMeasured += any ? 1 : 0;
+        }
+        return section();
+    }
+
+    /** One count of one round; returns why it failed, or null. */
+    private String runCount(EngineHarness harness, int round, int count, String order) {
+        Path dir = work.resolve("seatunnel-scale-" + round + "-" + count);
+        try {
+            EngineHarness.Outcome out = harness.run(List.of("--members", Integer.toString(o.members), "--jobs",
+                    Integer.toString(count), "--sizes", "small,medium,large", "--variants", order, "--plugin-jar",
+                    harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms",
+                    Integer.toString(CHECKPOINT_MILLIS), "--restore-timeout-seconds", "600", "--rest-samples", "3"),
+                    dir, line -> ScenarioBenchmark.log("  %s", line), Duration.ofMinutes(90));
+            if (out.result() == null || out.result().has("error")) {
+                return (out.result() == null ? "the scenario JVM ended with exit code " + out.exitCode()
+                        : out.result().path("error").asText()) + " (logs: " + dir + ").";
+            }
+            return record(out.result(), count, dir);
+        } catch (IOException | RuntimeException e) {
+            return e + " (logs: " + dir + ").";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted.";
+        }
+    }
+
+    private String record(JsonNode result, int count, Path dir) {
+        String failure = null;
+        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+            JsonNode r = result.path("variants").path(v);
+            for (Map.Entry<EngineScaleFigures.Figure, Double> e : EngineScaleFigures.of(r).entrySet()) {
+                m.add(key(v, count, e.getKey()), e.getKey().unit, e.getValue());
+            }
+            JsonNode notRunning = r.path("masterKill").path("notRunning");
+            if (notRunning.size() > 0) {
+                failure = v + ": " + notRunning.size() + " of " + r.path("masterKill").path("jobs").asInt()
+                        + " jobs not RUNNING again after the kill: " + notRunning + " (logs: " + dir + ").";
+            }
+        }
+        return failure;
+    }
+
+    static String key(String variant, int count, EngineScaleFigures.Figure f) {
+        return "engineScale." + variant + "." + count + "." + f.key;
+    }
+
+    private String section() {
+        return SeaTunnelScaleSection.markdown(m, measured, roundsMeasured, o, notes);
+    }
+
+    /** Draws the chart of cost by job count into {@code dir} if any count was measured. */
+    void chart(Path dir) throws IOException {
+        if (!measured.isEmpty()) {
+            SeaTunnelScaleSection.chart(m, measured, dir);
+        }
+    }
+}

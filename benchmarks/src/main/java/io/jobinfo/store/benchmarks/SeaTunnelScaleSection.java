@@ -1,0 +1,153 @@
+package io.jobinfo.store.benchmarks;
+
+import io.jobinfo.store.benchmarks.EngineScaleFigures.Figure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.knowm.xchart.XYChart;
+
+/**
+ * The report section of the real-engine scale scenario ({@link SeaTunnelScaleBenchmark}): per job count, stock and
+ * drop-in side by side (medians across rounds) with their ratio, each figure's growth per 10x jobs, the machine time
+ * per count, where the scenario stopped and why, and the chart of cost by job count ({@value #CHART}).
+ */
+final class SeaTunnelScaleSection {
+
+    static final String TITLE = "## Real SeaTunnel 2.3.8 at scale";
+    static final String CHART = "engine-scale.png";
+    private static final String STOCK = SeaTunnelEngineBenchmark.VARIANTS[0];
+    private static final String DROPIN = SeaTunnelEngineBenchmark.VARIANTS[1];
+
+    private SeaTunnelScaleSection() {}
+
+    static String markdown(Metrics m, List<Integer> counts, int rounds, BenchOptions o, List<String> notes) {
+        StringBuilder md = new StringBuilder(TITLE).append("\n\n");
+        if (!counts.isEmpty()) {
+            md.append(String.format(Locale.ROOT, "%d round(s); in each, for every job count, a stock and a drop-in"
+                    + " (local store) cluster of %d SeaTunnel 2.3.8 member processes (loopback, backup-count 1,"
+                    + " `-Xmx%s`, serial GC), one after the other, the order alternating by round and count. Each runs"
+                    + " that many streaming FakeSource -> Console jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns"
+                    + " in turn; FakeSource emits one table's 2 rows a second per job, checkpoints every %d s) after"
+                    + " one uncounted warm-up job, then `kill -9` of the master. Medians across rounds.%n%n", rounds,
+                    o.members, o.engineMemberHeap, SeaTunnelScaleBenchmark.CHECKPOINT_MILLIS / 1000));
+            md.append("| jobs | figure | stock | drop-in | drop-in / stock |\n|---|---|---|---|---|\n");
+            for (int n : counts) {
+                for (Figure f : Figure.values()) {
+                    row(md, m, n, f);
+                }
+            }
+            md.append('\n');
+            growth(md, m, counts);
+            md.append("![real SeaTunnel 2.3.8 at scale](").append(CHART).append(")\n\n");
+            md.append("Machine time per count (both clusters, start to stop, median of rounds):");
+            for (int n : counts) {
+                md.append(String.format(Locale.ROOT, " %d jobs %.1f min;", n, m.median("engineScale.minutes." + n)));
+            }
+            md.setLength(md.length() - 1);
+            md.append(".\n\n");
+            md.append("Bytes: `LocalMapStats` owned + backup entry cost summed over the members, after every job is"
+                    + " RUNNING (with the drop-in, once its value is the reference), minus the same before the"
+                    + " measured jobs, per job. Live heap: a probe sent to every member through Hazelcast's executor"
+                    + " (`LiveHeapProbe`, a `MemberProbe`: `System.gc()`, a full collection under the serial GC, then"
+                    + " `MemoryMXBean` heap used), not `jcmd`; per job: its growth from before the measured jobs."
+                    + " REST: SeaTunnel 2.3.8's API v1, served on the Hazelcast member port (hazelcast.yaml"
+                    + " `network.rest-api.enabled: true`; SeaTunnel registers its `RestHttpGetCommandProcessor` there),"
+                    + " asked of the oldest member that is not the master, before the kill: 3 GETs of running-jobs"
+                    + " (which decodes every running job on that member) and 3 of job-info for one job of each"
+                    + " size.\n\n");
+        }
+        int largest = counts.isEmpty() ? 0 : counts.get(counts.size() - 1);
+        List<Integer> notRun = o.engineScale.stream().filter(n -> n > largest).toList();
+        if (notes.isEmpty() && !notRun.isEmpty()) {
+            md.append("Not measured: ").append(notRun).append(" jobs.\n\n");
+        } else if (notes.isEmpty() && largest < 300 && !counts.isEmpty()) {
+            md.append("Stopped at ").append(largest).append(" jobs: larger counts were not asked for"
+                    + " (`--engine-scale`, default 10,30,100; 300 jobs adds about three times the 100-job count's"
+                    + " machine time).\n\n");
+        }
+        for (String n : notes) {
+            md.append(n).append("\n\n");
+        }
+        return md.toString();
+    }
+
+    private static void row(StringBuilder md, Metrics m, int n, Figure f) {
+        String s = SeaTunnelScaleBenchmark.key(STOCK, n, f);
+        String d = SeaTunnelScaleBenchmark.key(DROPIN, n, f);
+        md.append("| ").append(n).append(" | ").append(f.label).append(" | ").append(value(m, s, f))
+                .append(" | ").append(value(m, d, f)).append(" | ");
+        double a = m.median(s);
+        double b = m.median(d);
+        if (m.has(s) && m.has(d) && a > 0) {
+            md.append(String.format(Locale.ROOT, "%.3gx", b / a));
+        }
+        md.append(" |\n");
+    }
+
+    private static String value(Metrics m, String key, Figure f) {
+        return m.has(key) ? String.format(Locale.ROOT, f.format, m.median(key)) : "not measured";
+    }
+
+    private static void growth(StringBuilder md, Metrics m, List<Integer> counts) {
+        if (counts.size() < 2) {
+            return;
+        }
+        md.append(String.format(Locale.ROOT, "Growth per 10x jobs, from %d to %d jobs: `(v(%d) / v(%d)) ^ (1 /"
+                        + " log10(%d / %d))`; 10 means in proportion to the jobs, 1 flat.%n%n", counts.get(0),
+                counts.get(counts.size() - 1), counts.get(counts.size() - 1), counts.get(0),
+                counts.get(counts.size() - 1), counts.get(0)));
+        md.append("| figure | stock, growth per 10x jobs | drop-in, growth per 10x jobs |\n|---|---|---|\n");
+        for (Figure f : Figure.values()) {
+            md.append("| ").append(f.label).append(" | ").append(growthOf(m, counts, STOCK, f)).append(" | ")
+                    .append(growthOf(m, counts, DROPIN, f)).append(" |\n");
+        }
+        md.append('\n');
+    }
+
+    private static String growthOf(Metrics m, List<Integer> counts, String variant, Figure f) {
+        double g = EngineScaleFigures.growthPer10x(counts, series(m, counts, variant, f));
+        return Double.isNaN(g) ? "n/a" : String.format(Locale.ROOT, "%.2fx", g);
+    }
+
+    private static List<Double> series(Metrics m, List<Integer> counts, String variant, Figure f) {
+        List<Double> v = new ArrayList<>();
+        for (int n : counts) {
+            v.add(m.median(SeaTunnelScaleBenchmark.key(variant, n, f)));
+        }
+        return v;
+    }
+
+    /** The chart: live heap over all members and {@code engine_runningJobInfo}'s bytes, in MiB, by job count. */
+    static void chart(Metrics m, List<Integer> counts, Path dir) throws IOException {
+        XYChart c = Charts.lines("Real SeaTunnel 2.3.8: cost by job count (median of rounds)", "jobs",
+                "MiB (log scale)", true, true);
+        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+            String name = v.equals(STOCK) ? "stock" : "drop-in";
+            points(c, name + ": live heap, all members", counts, series(m, counts, v, Figure.LIVE_HEAP), 1, false);
+            points(c, name + ": engine_runningJobInfo", counts, series(m, counts, v, Figure.MAP_BYTES_PER_JOB),
+                    1.0 / (1 << 20), true);
+        }
+        Files.createDirectories(dir);
+        Charts.save(c, dir.resolve(CHART));
+    }
+
+    /** A series of the points with a positive value; {@code perJob}: the value is per job, times the count. */
+    private static void points(XYChart c, String name, List<Integer> counts, List<Double> values, double scale,
+                               boolean perJob) {
+        List<Double> x = new ArrayList<>();
+        List<Double> y = new ArrayList<>();
+        for (int i = 0; i < counts.size(); i++) {
+            double v = values.get(i) * scale * (perJob ? counts.get(i) : 1);
+            if (!Double.isNaN(v) && v > 0) {
+                x.add((double) counts.get(i));
+                y.add(v);
+            }
+        }
+        if (!x.isEmpty()) {
+            Charts.line(c, name, x, y, perJob);
+        }
+    }
+}
