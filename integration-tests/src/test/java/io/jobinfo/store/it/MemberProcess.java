@@ -223,7 +223,11 @@ final class MemberProcess implements AutoCloseable {
 
     /** Sends {@code RESTORE}, waits for {@code RESTORE_DONE} and collects what the member reported. */
     Restored restoreAll(Duration timeout) throws Exception {
-        String tag = send("RESTORE");
+        return awaitRestored(send("RESTORE"), timeout);
+    }
+
+    /** Waits for {@code RESTORE_DONE} of the {@code RESTORE} sent as {@code tag} and collects what was reported. */
+    Restored awaitRestored(String tag, Duration timeout) throws Exception {
         await(tag, r -> r.startsWith("RESTORE_DONE "), timeout);
         Map<Long, String> restored = new HashMap<>();
         Set<Long> failed = new TreeSet<>();

@@ -117,33 +117,19 @@ class RestoreStoreOutageTest {
                     Thread.sleep(outage.toMillis());
                     server.restart();
                 }
-                next.await(tag, r -> r.startsWith("RESTORE_DONE "), Duration.ofMinutes(5));
+                MemberProcess.Restored restored = next.awaitRestored(tag, Duration.ofMinutes(5));
                 for (String r : next.replies(tag)) {
                     if (r.startsWith("RESTORE_FAILED ")) {
                         failures.add(r);
                     }
                 }
-                return restoredOf(next.replies(tag));
+                return restored;
             } finally {
                 if (outage == null) {
                     server.restart();
                 }
             }
         }
-    }
-
-    private static MemberProcess.Restored restoredOf(List<String> replies) {
-        java.util.Map<Long, String> jobs = new java.util.HashMap<>();
-        java.util.Set<Long> failed = new java.util.TreeSet<>();
-        for (String r : replies) {
-            String[] w = r.split(" ");
-            if (w[0].equals("RESTORED")) {
-                jobs.put(Long.parseLong(w[1]), w[2]);
-            } else if (w[0].equals("RESTORE_FAILED")) {
-                failed.add(Long.parseLong(w[1]));
-            }
-        }
-        return new MemberProcess.Restored(jobs, failed);
     }
 
     private static JobInfoStorageConfig config(String namespace) {

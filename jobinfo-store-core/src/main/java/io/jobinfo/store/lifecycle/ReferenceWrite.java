@@ -232,8 +232,8 @@ public final class ReferenceWrite {
         if (readBack != null) {
             String problem = readBackProblem(jobId, header);
             if (problem != null) {
-                return (mine ? deleteWhileInline(jobId, blob, pointer, entry) : Cleanup.NONE)
-                        .into(Outcome.READ_BACK_FAILED, pointer, mine, problem);
+                return (mine ? deleteWhileInline(jobId, blob, pointer, entry)
+                        : Cleanup.NONE).into(Outcome.READ_BACK_FAILED, pointer, mine, problem);
             }
         }
         seams.beforeReplace(jobId);
@@ -314,7 +314,8 @@ public final class ReferenceWrite {
 
     /** After a lost compare-and-set: the map decides what becomes of the blob. */
     private Result lost(long jobId, SealedEnvelope blob, JobInfoPointer pointer, Entry entry, boolean mine) {
-        switch (entry.state(pointer)) {
+        State now = entry.state(pointer);
+        switch (now) {
             case GONE:
                 return deleteUnreferenced(jobId).into(Outcome.ENTRY_GONE, pointer, mine, "");
             case CLAIMED:
@@ -323,7 +324,7 @@ public final class ReferenceWrite {
             case OTHER_REFERENCE:
                 return new Result(Outcome.BECAME_REFERENCE, pointer, mine, "");
             case OTHER_INLINE:
-                return (mine ? deleteWhileInline(jobId, blob, pointer, entry) : Cleanup.NONE)
+                return (mine ? deleteWhileInline(jobId, blob, pointer, entry, now) : Cleanup.NONE)
                         .into(Outcome.CHANGED, pointer, mine, "");
             default:
                 return new Result(Outcome.CHANGED, pointer, mine, "");
@@ -373,10 +374,12 @@ public final class ReferenceWrite {
      * id without replacing that value, and every writer of a reference holds the id as this write does. Should a
      * reference to exactly this blob appear within the delete all the same (the inline job removed and the id
      * resubmitted with these bytes, in a map with marker claims), the blob is written again.
+     *
+     * @param before what the map holds under the id, as the caller has just read it
      */
-    private Cleanup deleteWhileInline(long jobId, SealedEnvelope blob, JobInfoPointer pointer, Entry entry) {
+    private Cleanup deleteWhileInline(long jobId, SealedEnvelope blob, JobInfoPointer pointer, Entry entry,
+                                      State before) {
         try {
-            State before = entry.state(pointer);
             if (before == State.GONE) {
                 return deleteUnreferenced(jobId);
             }
@@ -392,9 +395,24 @@ public final class ReferenceWrite {
             }
             return new Cleanup("the blob written for it is deleted", false);
         } catch (JobInfoStoreException | RuntimeException e) {
-            return new Cleanup("the blob written for it is not needed but could not be deleted (" + e.getMessage()
-                    + "); gc removes it once the job id is no longer registered", true);
+            return notDeleted(e);
         }
+    }
+
+    /** {@link #deleteWhileInline}, reading first what the map holds under the id. */
+    private Cleanup deleteWhileInline(long jobId, SealedEnvelope blob, JobInfoPointer pointer, Entry entry) {
+        State before;
+        try {
+            before = entry.state(pointer);
+        } catch (RuntimeException e) {
+            return notDeleted(e);
+        }
+        return deleteWhileInline(jobId, blob, pointer, entry, before);
+    }
+
+    private static Cleanup notDeleted(Exception e) {
+        return new Cleanup("the blob written for it is not needed but could not be deleted (" + e.getMessage()
+                + "); gc removes it once the job id is no longer registered", true);
     }
 
     /**
@@ -413,7 +431,7 @@ public final class ReferenceWrite {
                     return deleteUnreferenced(jobId);
                 }
                 if (now == State.OTHER_INLINE || now == State.SAME_INLINE) {
-                    return deleteWhileInline(jobId, blob, pointer, entry);
+                    return deleteWhileInline(jobId, blob, pointer, entry, now);
                 }
                 return Cleanup.NONE;
             }

@@ -448,8 +448,8 @@ public final class Migrator {
                 listener.beforeReplace(id, attempt);
             }
         });
-        if (r.leftForGc() && r.outcome() == ReferenceWrite.Outcome.CHANGED) {
-            LOG.warn("job {}: {}", jobId, r.detail());
+        if (r.leftForGc()) {
+            LOG.warn("job {}: {}", jobId, r.detail()); // a blob this write wrote stays for gc
         }
         switch (r.outcome()) {
             case WRITTEN:
@@ -470,9 +470,6 @@ public final class Migrator {
                 return fail(jobId, Reason.BLOB_INVALID, r.detail() + "; the entry stays inline", attempt);
             case ENTRY_GONE:
             case BEING_DELETED:
-                if (r.leftForGc()) {
-                    LOG.warn("job {}: {}", jobId, r.detail());
-                }
                 return skip(jobId, Reason.REMOVED, attempt);
             case BECAME_REFERENCE:
                 return skip(jobId, Reason.BECAME_POINTER, attempt);

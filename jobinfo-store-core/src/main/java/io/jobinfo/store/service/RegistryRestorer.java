@@ -1,5 +1,6 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.PointerMap;
 
 import io.jobinfo.store.lifecycle.JobInfoPointer;
@@ -8,12 +9,14 @@ import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.time.Duration;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +69,44 @@ final class RegistryRestorer<T> {
      * @throws IllegalStateException the calling thread was interrupted (the loads in progress were finished first,
      *     no further job was started), or a job's hand-over failed in a way that escaped its own handling
      */
+    RestoreReport restoreAll(JobRestorer<T> restorer) {
+        long start = System.nanoTime();
+        JobCache.Tokens tokens = cache.tokens();
+        long readAt = cache.now();
+        Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
+        RestorePrefetch<T> prefetch = prefetchStore == null ? null
+                : RestorePrefetch.start(prefetchStore, resolver, cache::holds, parallelism, prefetchBytes);
+        List<Map.Entry<Long, Object>> entries;
+        try {
+            if (prefetch != null) {
+                beforeListing.accept(prefetch);
+            }
+            entries = map.readableEntries(failed); // without delete markers: no job
+        } finally {
+            if (prefetch != null) {
+                prefetch.stop();
+            }
+        }
+        Set<Long> restored = ConcurrentHashMap.newKeySet();
+        Map<Long, Object> outage = new ConcurrentHashMap<>(); // jobs whose load met a failing store: retried
+        RestorePrefetch<T> early = prefetch;
+        Consumer<Map.Entry<Long, Object>> restoreOne = entry -> restoreOne(entry.getKey(), entry.getValue(),
+                early, tokens, readAt, restorer, restored, failed, outage);
+        if (!pool.forEach(entries, restoreOne)) {
+            throw interrupted(restored.size() + failed.size(), entries.size());
+        }
+        waitOutTheStore(start, outage, failed, restoreOne);
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+        meters.restored(took, failed.size());
+        if (prefetch != null) {
+            meters.prefetched(prefetch.reads(), prefetch.used());
+        }
+        for (JobInfoStoreException e : failed.values()) {
+            LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
+        }
+        return new RestoreReport(restored, failed, took);
+    }
+
     /** Loads one job and hands it over; a failure is recorded in {@code failed}, a store outage in {@code outage}. */
     private void restoreOne(long jobId, Object value, RestorePrefetch<T> prefetch, JobCache.Tokens tokens, long readAt,
                             JobRestorer<T> restorer, Set<Long> restored, Map<Long, JobInfoStoreException> failed,
@@ -110,7 +151,7 @@ final class RegistryRestorer<T> {
      * (it ended) is no failure any more; its current value is the one loaded.
      */
     private void waitOutTheStore(long start, Map<Long, Object> outage, Map<Long, JobInfoStoreException> failed,
-                                 java.util.function.Consumer<Map.Entry<Long, Object>> restoreOne) {
+                                 Consumer<Map.Entry<Long, Object>> restoreOne) {
         long deadline = start + outageWait.toNanos();
         long backoff = 100;
         boolean logged = false;
@@ -134,11 +175,17 @@ final class RegistryRestorer<T> {
             List<Map.Entry<Long, Object>> again = new ArrayList<>();
             for (Long jobId : new ArrayList<>(outage.keySet())) {
                 outage.remove(jobId);
-                Object now = map.get(jobId);
-                if (now == null || now instanceof io.jobinfo.store.lifecycle.DeleteMarker) {
+                Object now;
+                try {
+                    now = map.readValue(jobId);
+                } catch (JobInfoStoreException unreadable) {
+                    failed.put(jobId, unreadable); // its value changed into one that cannot be read
+                    continue;
+                }
+                if (now == null || now instanceof DeleteMarker) {
                     failed.remove(jobId); // ended meanwhile: nothing to restore
                 } else {
-                    again.add(new java.util.AbstractMap.SimpleImmutableEntry<>(jobId, now));
+                    again.add(new AbstractMap.SimpleImmutableEntry<>(jobId, now));
                 }
             }
             if (!pool.forEach(again, restoreOne)) {
@@ -150,43 +197,5 @@ final class RegistryRestorer<T> {
 
     private static IllegalStateException interrupted(int done, int of) {
         return new IllegalStateException("restore interrupted after " + done + " of " + of + " jobs; restore again");
-    }
-
-    RestoreReport restoreAll(JobRestorer<T> restorer) {
-        long start = System.nanoTime();
-        JobCache.Tokens tokens = cache.tokens();
-        long readAt = cache.now();
-        Map<Long, JobInfoStoreException> failed = new ConcurrentHashMap<>();
-        RestorePrefetch<T> prefetch = prefetchStore == null ? null
-                : RestorePrefetch.start(prefetchStore, resolver, cache::holds, parallelism, prefetchBytes);
-        List<Map.Entry<Long, Object>> entries;
-        try {
-            if (prefetch != null) {
-                beforeListing.accept(prefetch);
-            }
-            entries = map.readableEntries(failed); // without delete markers: no job
-        } finally {
-            if (prefetch != null) {
-                prefetch.stop();
-            }
-        }
-        Set<Long> restored = ConcurrentHashMap.newKeySet();
-        Map<Long, Object> outage = new ConcurrentHashMap<>(); // jobs whose load met a failing store: retried
-        RestorePrefetch<T> early = prefetch;
-        java.util.function.Consumer<Map.Entry<Long, Object>> restoreOne = entry -> restoreOne(entry.getKey(), entry.getValue(),
-                early, tokens, readAt, restorer, restored, failed, outage);
-        if (!pool.forEach(entries, restoreOne)) {
-            throw interrupted(restored.size() + failed.size(), entries.size());
-        }
-        waitOutTheStore(start, outage, failed, restoreOne);
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
-        meters.restored(took, failed.size());
-        if (prefetch != null) {
-            meters.prefetched(prefetch.reads(), prefetch.used());
-        }
-        for (JobInfoStoreException e : failed.values()) {
-            LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
-        }
-        return new RestoreReport(restored, failed, took);
     }
 }

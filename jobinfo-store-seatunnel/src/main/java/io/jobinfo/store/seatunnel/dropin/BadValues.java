@@ -34,8 +34,8 @@ final class BadValues {
      */
     JobInfo jobInfo(long jobId, Object value) {
         if (value == null || value instanceof JobInfo) {
-            if (value != null) {
-                reported.remove(jobId);
+            if (value != null && !reported.isEmpty()) {
+                reported.remove(jobId); // a good value again (the common case costs one isEmpty)
             }
             return (JobInfo) value;
         }
