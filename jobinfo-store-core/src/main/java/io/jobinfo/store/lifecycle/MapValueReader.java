@@ -119,6 +119,15 @@ public final class MapValueReader {
         return classify(jobId, ((Data) stored).toByteArray());
     }
 
+    /**
+     * The value that {@code stored} holds: the map's serialized form of a value as an entry event of a member's own
+     * entries carries it ({@code DataAwareEntryEvent}), decoded only if its type is allowed, as {@link #read} does.
+     * Null is {@link MapValue.Kind#ABSENT}.
+     */
+    public MapValue classify(long jobId, Data stored) {
+        return stored == null ? MapValue.absent(jobId) : classify(jobId, stored.toByteArray());
+    }
+
     /** The value that {@code dataBytes} (a whole Hazelcast Data) holds, decoded only if its type is allowed. */
     MapValue classify(long jobId, byte[] dataBytes) {
         if (dataBytes == null || dataBytes.length < DATA_HEADER) {

@@ -1,61 +1,83 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.lifecycle.JobValueFormats;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.MapValueReader;
+import io.jobinfo.store.seatunnel.SeaTunnelJobInfoFormat;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
 /**
  * The values of {@code engine_runningJobInfo} that are not SeaTunnel's {@link JobInfo} (a value of another class put
- * by a client, or bytes no member can deserialize): the drop-in leaves each one as it is, reports it once by its job
- * id, and goes on with the other jobs, so that one bad value stops neither the moves nor the gc of the others.
- * Nothing is instantiated here: the value is what Hazelcast's own deserialization gave, and this class only looks at
- * its type.
+ * by a client, bytes of a serializer no member knows, a Java-serialized object): the drop-in leaves each one as it is,
+ * reports it once by its job id, and goes on with the other jobs, so that one bad value stops neither the moves nor
+ * the gc of the others. Nothing is instantiated from a class that the stored bytes name: every value is read as the
+ * Hazelcast {@code Data} the map stores, through a {@link MapValueReader} that decodes SeaTunnel's {@code JobInfo}
+ * only (by its factory and class id, {@link SeaTunnelJobInfoFormat}); anything else is reported from its header.
  *
- * <p>Thread-safe. Failure: none of its methods throws; a value that cannot be read counts as a bad value.
+ * <p>Thread-safe. Failure: {@link #read} throws what the cluster call threw (not the value's problem); nothing else
+ * throws, and a value that cannot be read counts as a bad value.
  */
 final class BadValues {
 
     private final ILogger logger;
     private final String mapName;
+    private final MapValueReader reader;
     /** The ids reported, so that each is logged once while its value stays bad (at most {@value #REMEMBERED}). */
     private final Set<Long> reported = ConcurrentHashMap.newKeySet();
     private static final int REMEMBERED = 10_000;
 
-    BadValues(ILogger logger, String mapName) {
+    BadValues(ILogger logger, IMap<Long, ?> map) {
         this.logger = logger;
-        this.mapName = mapName;
+        this.mapName = map.getName();
+        this.reader = reader(map);
+    }
+
+    /** A reader of {@code map} that decodes SeaTunnel's {@code JobInfo} and nothing a stored byte names. */
+    static MapValueReader reader(IMap<Long, ?> map) {
+        return new MapValueReader(map, JobValueFormats.of(new SeaTunnelJobInfoFormat()));
     }
 
     /**
-     * {@code value} as SeaTunnel's {@link JobInfo}; null if it is null, or if it is of another class (then reported,
-     * once per job id).
+     * The {@link JobInfo} that {@code stored} (the map's serialized value, as a member's own entry event carries it)
+     * holds; null if it is null, or if it is anything else (then reported, once per job id).
      */
-    JobInfo jobInfo(long jobId, Object value) {
-        if (value == null || value instanceof JobInfo) {
-            if (value != null && !reported.isEmpty()) {
-                reported.remove(jobId); // a good value again (the common case costs one isEmpty)
-            }
-            return (JobInfo) value;
-        }
-        report(jobId, "a " + value.getClass().getName() + ", not SeaTunnel's " + JobInfo.class.getSimpleName());
-        return null;
+    JobInfo jobInfo(long jobId, Data stored) {
+        return jobInfo(reader.classify(jobId, stored));
     }
 
     /**
-     * Reads the value of {@code jobId}: its {@link JobInfo}, or null if there is none, or if it is not a
-     * {@code JobInfo} or cannot be deserialized (then reported, once per job id).
+     * Reads the value of {@code jobId}: its {@link JobInfo}, or null if there is none, or if it is anything else
+     * (then reported, once per job id).
+     *
+     * @throws RuntimeException the cluster call failed
      */
-    JobInfo read(IMap<Long, ?> map, long jobId) {
-        Object value;
-        try {
-            value = map.get(jobId);
-        } catch (com.hazelcast.nio.serialization.HazelcastSerializationException e) {
-            report(jobId, "a value no member can deserialize (" + e.getMessage() + ")");
+    JobInfo read(long jobId) {
+        return jobInfo(reader.read(jobId));
+    }
+
+    /**
+     * The {@link JobInfo} that {@code value} decoded to; null if it is absent, or if it is anything else (then
+     * reported, once per job id).
+     */
+    private JobInfo jobInfo(MapValue value) {
+        long jobId = value.jobId();
+        if (value.absent()) {
             return null;
         }
-        return jobInfo(jobId, value);
+        if (value.decoded() && value.value() instanceof JobInfo) {
+            if (!reported.isEmpty()) {
+                reported.remove(jobId); // a good value again (the common case costs one isEmpty)
+            }
+            return (JobInfo) value.value();
+        }
+        report(jobId, value.decoded() ? " is a " + value.value().getClass().getName() + ", not SeaTunnel's "
+                + JobInfo.class.getSimpleName() : ": " + value.problem());
+        return null;
     }
 
     /** The entry of {@code jobId} is gone: a later bad value under that id is reported again. */
@@ -68,11 +90,12 @@ final class BadValues {
         return reported.size();
     }
 
+    /** Logs the bad value once; {@code what} follows "the value of job N in the map" (" is ...", or ": ..."). */
     private void report(long jobId, String what) {
         if (reported.size() < REMEMBERED && reported.add(jobId)) {
-            logger.warning("jobinfo-store drop-in: the value of job " + jobId + " in " + mapName + " is " + what
+            logger.warning("jobinfo-store drop-in: the value of job " + jobId + " in " + mapName + what
                     + "; it is left as it is and never moved, and the other jobs are moved and collected as usual."
-                    + " SeaTunnel cannot run such an entry: check where it came from, then remove it (IMap.remove("
+                    + " SeaTunnel cannot run such an entry: check where it came from, then remove it (IMap.delete("
                     + jobId + ")) or resubmit the job");
         }
     }

@@ -7,15 +7,13 @@ package io.jobinfo.store.seatunnel.dropin;
  * the member's classpath) when the drop-in's classes load; none is installed by default.
  *
  * <p>Failure: a listener that throws a {@link RuntimeException} is ignored for that step (the drop-in carries on); one
- * that blocks holds the step's thread, which may be a Hazelcast partition thread ({@link Step#BEFORE_PUT}) or the
- * thread SeaTunnel reads a job on ({@link Step#RESOLVE}).
+ * that blocks holds the step's thread, which may be the thread SeaTunnel reads a job on ({@link Step#RESOLVE}); no
+ * step runs on a Hazelcast partition thread.
  */
 public interface DropInStepListener {
 
     /** The steps, in the order a job meets them. {@link #id()} names each in files and logs. */
     enum Step {
-        /** SeaTunnel's inline put of a new job, inside the join guard's {@code interceptPut}, before it lands. */
-        BEFORE_PUT("before-put"),
         /** The put landed; the mover is about to write the blob. */
         BEFORE_BLOB("before-blob"),
         /** The blob is written; the reference is about to replace the inline value. */

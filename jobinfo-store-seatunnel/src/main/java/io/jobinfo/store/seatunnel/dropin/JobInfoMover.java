@@ -7,6 +7,7 @@ import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.map.IMap;
+import com.hazelcast.map.impl.DataAwareEntryEvent;
 import com.hazelcast.map.listener.EntryAddedListener;
 import com.hazelcast.map.listener.EntryRemovedListener;
 import com.hazelcast.map.listener.EntryUpdatedListener;
@@ -58,7 +59,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>GC.</b> On the master only, while every partition is safe: blobs with no entry, older than the grace
  *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
  * </ul>
- * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster.
+ * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster, on a map
+ * of its own ({@value #GUARD_MAP}): {@code engine_runningJobInfo} itself has no interceptor, so Hazelcast never
+ * deserializes its values on a partition thread, and the drop-in reads them as the stored {@code Data} through
+ * {@link BadValues}: nothing is ever instantiated from a class that a value's bytes name.
  *
  * <p>In {@link DropInSettings.Mode#PASSIVE passive} mode it moves nothing and removes the join guard once no entry
  * holds a reference (checked at start and on every sweep, {@link ReferenceCount}), so members without the plugin can
@@ -71,6 +75,12 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         EntryRemovedListener<Long, JobInfo> {
 
     static final String MAP = "engine_runningJobInfo";
+    /**
+     * The map that carries the {@link JoinGuardInterceptor}, and holds no entry: Hazelcast hands the interceptors of
+     * every map to a joining member, so the guard works from any map, and on this one it costs no job operation
+     * anything. (Versions before 0.1.0 put it on {@value #MAP}; a member of this version takes it off there.)
+     */
+    static final String GUARD_MAP = "jobinfo-store-join-guard";
     /** How long a move or the delete after a removal waits for the claim lock of its job id. */
     static final long CLAIM_WAIT_MILLIS = 60_000;
 
@@ -91,7 +101,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private volatile long lastMembersCheck;
     private volatile Set<Member> lastMembersChecked;
     private volatile Member lastMissingMember;
-    private volatile IMap<Long, JobInfo> map;
+    private final IMap<Long, JobInfo> map;
+    /** Reads values of {@link #map} as stored Data, decoding SeaTunnel's {@code JobInfo} only. */
+    private final io.jobinfo.store.lifecycle.MapValueReader values;
     /**
      * The per-id claim locks ({@link LockClaims#SEATUNNEL_CLAIMS}) shared with the operator tools: a move (blob, then
      * reference by compare-and-set), the delete after a removal and a gc delete each hold the lock of their job id,
@@ -121,7 +133,9 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         this.settings = settings;
         this.metrics = metrics;
         this.logger = logger;
-        this.badValues = new BadValues(logger, MAP);
+        this.map = instance.getMap(MAP);
+        this.values = BadValues.reader(map);
+        this.badValues = new BadValues(logger, map);
         this.stripes = new ScheduledExecutorService[settings.moveThreads()];
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = executor("jobinfo-dropin-mover-" + i);
@@ -145,7 +159,6 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     /** Listens to this member's own entries and starts the periodic sweep. Called once the member has started. */
     void start() {
-        map = instance.getMap(MAP);
         claims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, CLAIM_WAIT_MILLIS);
         gcClaims = new LockClaims(instance, LockClaims.SEATUNNEL_CLAIMS, MAP, this::mayReference, 0);
         writer = ReferenceWrite.builder(store, claims)
@@ -170,6 +183,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         } else {
             installGuard();
         }
+        removeLegacyGuard();
         listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
         sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
                 TimeUnit.MILLISECONDS);
@@ -214,7 +228,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     /**
-     * Adds the {@link JoinGuardInterceptor}. It fails while a member without the plugin is in the cluster (that member
+     * Adds the {@link JoinGuardInterceptor} to {@value #GUARD_MAP}. It fails while a member without the plugin is in the cluster (that member
      * cannot deserialize it): the sweep tries again; jobs stay inline meanwhile ({@link #everyMemberHasThePlugin}).
      */
     private void installGuard() {
@@ -222,10 +236,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             return;
         }
         try {
-            map.addInterceptor(new JoinGuardInterceptor(storeIdentity));
+            instance.getMap(GUARD_MAP).addInterceptor(new JoinGuardInterceptor(storeIdentity));
             guardInstalled = true;
         } catch (RuntimeException e) {
-            logger.warning("the join guard of " + MAP + " could not be installed on every member (" + e
+            logger.warning("the join guard (" + GUARD_MAP + ") could not be installed on every member (" + e
                     + "); a member without the jobinfo-store plugin, or one whose jobinfo-storage names another store,"
                     + " is in the cluster: jobs stay inline");
         }
@@ -260,6 +274,22 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
     }
 
+    /**
+     * Takes a guard of an earlier version off {@value #MAP}, where it made Hazelcast deserialize every value put and
+     * read on the partition thread. The guard on {@value #GUARD_MAP} keeps the same members out. Failures are logged.
+     */
+    private void removeLegacyGuard() {
+        try {
+            if (map.removeInterceptor(JoinGuardInterceptor.ID)) {
+                logger.info("the join guard of an earlier jobinfo-store version is taken off " + MAP
+                        + " (it is on " + GUARD_MAP + " now)");
+            }
+        } catch (RuntimeException e) {
+            logger.warning("the join guard of an earlier jobinfo-store version could not be taken off " + MAP + " ("
+                    + e + ")");
+        }
+    }
+
     private boolean passive() {
         return settings.mode() == DropInSettings.Mode.PASSIVE;
     }
@@ -270,10 +300,10 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
      */
     private void removeGuard() {
         try {
-            map.removeInterceptor(JoinGuardInterceptor.ID);
+            instance.getMap(GUARD_MAP).removeInterceptor(JoinGuardInterceptor.ID);
             guardInstalled = false;
         } catch (RuntimeException e) {
-            logger.warning("the join guard of " + MAP + " could not be removed (" + e + "); retrying at the next sweep");
+            logger.warning("the join guard (" + GUARD_MAP + ") could not be removed (" + e + "); retrying at the next sweep");
         }
     }
 
@@ -318,22 +348,40 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     static final String EXECUTOR = "jobinfo-store-dropin";
 
+    /**
+     * The events of this member's own entries carry the stored Data ({@code DataAwareEntryEvent}, in Hazelcast 5.1
+     * through 5.7): it is classified by {@link BadValues}, never deserialized by the event ({@code getValue()} would
+     * instantiate whatever class the bytes name). An event of another kind makes the move read the value itself.
+     */
     @Override
     public void entryAdded(EntryEvent<Long, JobInfo> event) {
-        onValue(event.getKey(), badValues.jobInfo(event.getKey(), ((EntryEvent<Long, ?>) event).getValue()));
+        onEvent(event);
     }
 
     @Override
     public void entryUpdated(EntryEvent<Long, JobInfo> event) {
-        onValue(event.getKey(), badValues.jobInfo(event.getKey(), ((EntryEvent<Long, ?>) event).getValue()));
+        onEvent(event);
+    }
+
+    private void onEvent(EntryEvent<Long, JobInfo> event) {
+        long jobId = event.getKey();
+        if (event instanceof DataAwareEntryEvent) {
+            onValue(jobId, badValues.jobInfo(jobId, ((DataAwareEntryEvent<?, ?>) event).getNewValueData()));
+        } else if (!passive() && pending.add(jobId)) {
+            stripe(jobId).execute(() -> move(jobId, 0, null));
+        }
     }
 
     @Override
     public void entryRemoved(EntryEvent<Long, JobInfo> event) {
         badValues.forget(event.getKey());
-        Object oldValue = ((EntryEvent<Long, ?>) event).getOldValue();
-        JobInfo old = oldValue instanceof JobInfo ? (JobInfo) oldValue : null;
-        if (old != null && isReference(old.getJobImmutableInformation())) {
+        JobInfo old = event instanceof DataAwareEntryEvent ? badValues.jobInfo(event.getKey(),
+                ((DataAwareEntryEvent<?, ?>) event).getOldValueData()) : null;
+        if (old == null && !(event instanceof DataAwareEntryEvent)) {
+            // no stored value to look at: the delete decides under the claim lock that nothing references the blob
+            final long jobId = event.getKey();
+            stripe(jobId).execute(() -> deleteAfterRemoval(jobId, 0));
+        } else if (old != null && isReference(old.getJobImmutableInformation())) {
             final long jobId = event.getKey();
             stripe(jobId).execute(() -> deleteAfterRemoval(jobId, 0));
         }
@@ -360,14 +408,13 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
      * Writes the blob of an inline job, then swaps the inline value for a reference; retried on failure.
      *
      * @param known the value as the entry event (or the sweep) delivered it, or null to read it from the map. Using
-     *              it spares the partition thread a {@code get} of the whole job (the map's interceptor makes
-     *              Hazelcast deserialize and serialize the value again for every get); if the value has changed since,
-     *              the compare-and-set below fails and the move looks again.
+     *              it spares the partition thread a {@code get} of the whole job; if the value has changed since, the
+     *              compare-and-set below fails and the move looks again.
      */
     private void move(long jobId, int attempt, JobInfo known) {
         JobInfo current;
         try {
-            current = known != null ? known : badValues.read(map, jobId);
+            current = known != null ? known : badValues.read(jobId);
         } catch (RuntimeException e) {
             retryMove(jobId, attempt, e.toString());
             return;
@@ -406,7 +453,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
                 @Override
                 public ReferenceWrite.State state(JobInfoPointer pointer) {
-                    return stateOf(map.get(jobId), read, pointer);
+                    return stateOf(badValues.read(jobId), read, pointer);
                 }
             }, null);
         } catch (RuntimeException e) {
@@ -471,10 +518,17 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         return now.equals(read) ? ReferenceWrite.State.SAME_INLINE : ReferenceWrite.State.OTHER_INLINE;
     }
 
-    /** Whether the entry of {@code jobId} holds a reference (an entry that cannot be read counts: it may). */
+    /**
+     * Whether the entry of {@code jobId} holds a reference. A value that cannot be read counts (it may); a value of
+     * another class does not (only a {@code JobInfo} holds one).
+     */
     private boolean mayReference(long jobId) {
-        JobInfo now = map.get(jobId);
-        return now != null && isReference(now.getJobImmutableInformation());
+        io.jobinfo.store.lifecycle.MapValue now = values.read(jobId);
+        if (now.undecodable()) {
+            return true;
+        }
+        return now.decoded() && now.value() instanceof JobInfo
+                && isReference(((JobInfo) now.value()).getJobImmutableInformation());
     }
 
     /**
@@ -573,7 +627,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             // passive: nothing is moved, so nothing is read either; the gauge says -1 (not counted)
             long inline = passive ? -1 : 0;
             for (Long jobId : passive ? java.util.Collections.<Long>emptySet() : map.localKeySet()) {
-                JobInfo v = badValues.read(map, jobId); // a bad value is reported and skipped
+                JobInfo v = badValues.read(jobId); // a bad value is reported and skipped
                 if (v != null && v.getJobImmutableInformation() != null && !isReference(v.getJobImmutableInformation())) {
                     inline++;
                 }

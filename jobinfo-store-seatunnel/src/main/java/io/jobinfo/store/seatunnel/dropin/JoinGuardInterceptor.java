@@ -8,14 +8,14 @@ import java.io.ObjectInputStream;
 
 /**
  * Keeps members without the plugin out of a cluster that stores jobs by reference. It changes nothing (every method
- * returns {@code null}, "no change", or does nothing); its only effect is that Hazelcast copies the interceptors of
- * {@code engine_runningJobInfo} to every joining member inside the join's post-join operation. A member that lacks
- * this class (a stock SeaTunnel without the plugin jar) cannot deserialize that operation, logs "Node could not join
+ * returns {@code null}, "no change", or does nothing) and sits on a map that holds no entry
+ * ({@link JobInfoMover#GUARD_MAP}), so no job operation ever calls it; its only effect is that Hazelcast copies the
+ * interceptors of every map to each joining member inside the join's post-join operation. A member that lacks this
+ * class (a stock SeaTunnel without the plugin jar) cannot deserialize that operation, logs "Node could not join
  * cluster" and shuts down, so it never becomes master of jobs it could not read. A member with the jar but without
- * configuration never gets that far ({@link DropInService}).
- *
- * <p>Its {@code interceptPut} also tells the {@link DropInStepListener}s of {@link DropInStepListener.Step#BEFORE_PUT}
- * (none by default).
+ * configuration never gets that far ({@link DropInService}). It is deliberately not on {@code engine_runningJobInfo}:
+ * an interceptor there makes Hazelcast deserialize every value put and read, on the partition thread, whatever class
+ * its bytes name.
  *
  * <p>It also carries the store identity of the member that installed it ({@link DropInService#storeIdentity()}: type,
  * store id and namespace). A joining member with the plugin whose own {@code jobinfo-storage} names another store
@@ -76,10 +76,6 @@ public final class JoinGuardInterceptor implements MapInterceptor {
 
     @Override
     public Object interceptPut(Object oldValue, Object newValue) {
-        if (oldValue == null) {
-            // a new entry (SeaTunnel's inline put at submit), before it lands; a no-op unless a test turned it on
-            DropInSteps.reached(DropInStepListener.Step.BEFORE_PUT, -1);
-        }
         return null;
     }
 

@@ -3,6 +3,8 @@ package io.jobinfo.store.seatunnel.dropin;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.IMap;
+import io.jobinfo.store.lifecycle.MapValue;
+import io.jobinfo.store.lifecycle.MapValueReader;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
 import java.io.Serializable;
@@ -28,10 +30,13 @@ final class ReferenceCount implements Callable<Long>, HazelcastInstanceAware, Se
     @Override
     public Long call() {
         IMap<Long, JobInfo> map = instance.getMap(JobInfoMover.MAP);
+        MapValueReader values = BadValues.reader(map);
         long references = 0;
         for (Long jobId : map.localKeySet()) {
-            JobInfo value = map.get(jobId);
-            if (value != null && JobInfoMover.isReference(value.getJobImmutableInformation())) {
+            // read as stored Data: nothing is instantiated from a class a value names; a bad value holds none
+            MapValue value = values.read(jobId);
+            if (value.decoded() && value.value() instanceof JobInfo
+                    && JobInfoMover.isReference(((JobInfo) value.value()).getJobImmutableInformation())) {
                 references++;
             }
         }

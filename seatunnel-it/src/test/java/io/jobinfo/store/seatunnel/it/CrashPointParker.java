@@ -24,7 +24,8 @@ import java.nio.file.StandardCopyOption;
  *   <li>the test arms a step by writing {@code arm-<step id>} holding a job id, or {@code *} for any job, optionally
  *   followed by {@code hold=<millis>} to park for that long instead of {@value #HOLD_MILLIS} ms, and by
  *   {@code thread=<n>} to park only Hazelcast's partition thread {@code n} (a step of a partition thread whose job id
- *   is not known, {@code before-put}: the test then knows which job's put parks, by its partition);</li>
+ *   is not known, {@code before-put} of {@link BeforePutParker}: the test then knows which job's put parks, by its
+ *   partition);</li>
  *   <li>or, to park several jobs at the same step at once, one file per job: {@code arm-<step id>-<jobId>} (same
  *   content; its first word is ignored), answered by {@code reached-<step id>-<jobId>}. A step with a known job id
  *   looks for that file first, then for {@code arm-<step id>};</li>
@@ -50,10 +51,17 @@ public final class CrashPointParker implements DropInStepListener {
 
     @Override
     public void reached(Step step, long jobId) {
+        reached(step.id(), jobId);
+    }
+
+    /**
+     * The point {@code point} is reached for {@code jobId} ({@code -1}: not known); parks there if it is armed. Also
+     * called by the test's own {@link BeforePutParker}, for a point that is no step of the drop-in.
+     */
+    static void reached(String point, long jobId) {
         if (DIR == null) {
             return;
         }
-        String point = step.id();
         try {
             if (jobId >= 0 && park(point + "-" + jobId, jobId, true)) {
                 return;

@@ -165,7 +165,7 @@ abstract class CrashTrials {
     /** The points of a round; {@link #scenario} is the row's name (the same as in the reports of one point a kill). */
     enum Point {
         RANDOM("master kill -9: at a random instant of the submit", null),
-        BEFORE_PUT("master kill -9: mid-submit, before the inline put lands", "before-put"),
+        BEFORE_PUT("master kill -9: mid-submit, before the inline put lands", BeforePutParker.POINT),
         BEFORE_BLOB("master kill -9: mid-submit, after the inline put, before the mover's blob write", "before-blob"),
         BEFORE_REPLACE("master kill -9: mid-submit, after the blob, before the reference replace", "before-replace"),
         AFTER_REPLACE("master kill -9: mid-submit, after the reference replace", "after-replace"),
@@ -261,6 +261,8 @@ abstract class CrashTrials {
     @Test
     void killTheMasterWithEveryPointParkedThenTheNewMasterMidRestore() throws Exception {
         awaitDropInActive();
+        // the point before the inline put lands is the trials' own interceptor's (the drop-in puts none on the map)
+        st().client().runningJobInfo().addInterceptor(new BeforePutParker());
         calibrate();
         for (Point p : Point.values()) {
             tally(p);

@@ -286,11 +286,14 @@ class DropInFaultClassesTest {
     /**
      * One bad value (issue 23): a client puts values of another class than SeaTunnel's {@code JobInfo} into
      * {@code engine_runningJobInfo} under 30 ids spread over the partitions, so that every member (the master
-     * included) owns some (the map accepts them: its interceptor does not look at values). Each member that owns one
-     * reports it once at WARN with its job id and counts it in the {@code badValues} gauge, leaves it alone, and goes
-     * on: a job submitted after them is moved, and an orphan blob is collected by the master's gc. Before, every sweep
-     * of a member owning such a value threw a {@code ClassCastException} on it ("sweep failed"), so the master's gc
-     * never ran again (seen: the orphan stayed).
+     * included) owns some, and two values whose deserialization would do harm ({@link Tripwire}: a Java-serialized
+     * object and a {@code DataSerializable} that names its class by name, classes every member has). Each member that
+     * owns one reports it once at WARN with its job id and counts it in the {@code badValues} gauge, leaves it alone,
+     * and goes on: a job submitted after them is moved, and an orphan blob is collected by the master's gc. No member
+     * ever instantiates a tripwire (the map has no interceptor, and the drop-in reads values as stored Data). Before,
+     * every sweep of a member owning such a value threw a {@code ClassCastException} on it ("sweep failed"), so the
+     * master's gc never ran again (seen: the orphan stayed); and while the join guard was an interceptor of this map,
+     * Hazelcast deserialized each tripwire at its put, on the partition thread (seen: both tripped).
      */
     @Test
     @Order(4)
@@ -303,10 +306,16 @@ class DropInFaultClassesTest {
         for (int i = 0; i < 30; i++) {
             bad.add(client.newJobId());
         }
+        long javaId = client.newJobId();
+        long byNameId = client.newJobId();
+        Path marker = DIR.resolve("tripwires").resolve("tripped-" + System.nanoTime());
+        Files.createDirectories(marker.getParent());
         try {
             for (long id : bad) {
                 map.put(id, "not a JobInfo");
             }
+            map.set(javaId, new Tripwire.JavaSerialized(marker));
+            map.set(byNameId, new Tripwire.ByClassName(marker));
             long orphanId = client.newJobId();
             Path orphan = blobOf(orphanId);
             Files.write(orphan, BlobEnvelope.wrap(orphanId, SeaTunnelJobDataCodec.ID,
@@ -321,7 +330,7 @@ class DropInFaultClassesTest {
             ClusterClient.await(() -> !Files.exists(orphan), Duration.ofSeconds(45),
                     () -> "the master's gc did not collect the orphan " + orphan + " beside the bad values; counters "
                             + client.dropInMetrics());
-            ClusterClient.await(() -> client.dropInTotal("badValues") >= bad.size(), Duration.ofSeconds(30),
+            ClusterClient.await(() -> client.dropInTotal("badValues") >= bad.size() + 2, Duration.ofSeconds(30),
                     () -> "bad values counted: " + client.dropInMetrics());
             StringBuilder logs = new StringBuilder();
             for (int i = 0; i < 3; i++) {
@@ -333,13 +342,21 @@ class DropInFaultClassesTest {
                 assertThat(logs.toString().split(Pattern.quote(line), -1).length - 1)
                         .as("members that logged: %s", line).isBetween(1, 3);
             }
-            assertThat(logs.toString()).doesNotContain("ClassCastException");
+            assertThat(Tripwire.tripped(marker)).as("a member deserialized a tripwire (%s-<pid>)", marker).isFalse();
+            assertThat(logs.toString()).doesNotContain("ClassCastException")
+                    .contains("the value of job " + javaId + " in engine_runningJobInfo: the map value cannot be read: it"
+                            + " is a Java-serialized object of class " + Tripwire.JavaSerialized.class.getName())
+                    .contains("the value of job " + byNameId + " in engine_runningJobInfo: the map value cannot be read:"
+                            + " it is a DataSerializable naming its class by name ('"
+                            + Tripwire.ByClassName.class.getName() + "')");
             client.cancelRunning(id);
             client.awaitStatus(id, "CANCELED", Duration.ofSeconds(60));
         } finally {
             for (long b : bad) {
-                map.remove(b);
+                map.delete(b);
             }
+            map.delete(javaId); // delete, not remove: a remove would deserialize the old value on this client
+            map.delete(byNameId);
         }
     }
 

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * <ul>
  *   <li>{@code spanNanos}: from its {@code intercept*} to its {@code after*}, i.e. the record-store work;</li>
  *   <li>{@code chainNanos}: the (de)serialization Hazelcast does on the partition thread because the map has
- *   interceptors at all (the drop-in's {@code JoinGuardInterceptor} is one): before calling any interceptor Hazelcast
+ *   interceptors at all (this one, while it measures; the drop-in adds none to this map): before calling any interceptor Hazelcast
  *   deserializes the new and the old value ({@code toObject}), and stores, or answers, the deserialized object, which
  *   it serializes again. That happens before the first interceptor is called, so it cannot be timed from here;
  *   instead the probe repeats it on the same values on the same thread and times the repetition (before

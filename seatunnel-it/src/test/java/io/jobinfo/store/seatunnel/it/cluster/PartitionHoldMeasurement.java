@@ -125,7 +125,9 @@ public final class PartitionHoldMeasurement {
                 row.put("job", e.getKey());
                 row.put("jobBytes", jobBytes);
                 row.put("operation", op[0] + "/" + op[1]);
-                row.put("total", Stats.of(nanos(mine, s -> s.spanNanos() + s.chainNanos())));
+                // the drop-in puts no interceptor on the map: the hold is the record store's work; the chain is the cost
+                // the instrument's own interceptor adds, reported beside it (what the join guard cost on this map)
+                row.put("total", Stats.of(nanos(mine, PartitionHoldInterceptor.Sample::spanNanos)));
                 row.put("recordStore", Stats.of(nanos(mine, PartitionHoldInterceptor.Sample::spanNanos)));
                 row.put("interceptorChainSerialization", Stats.of(nanos(mine,
                         PartitionHoldInterceptor.Sample::chainNanos)));
@@ -155,9 +157,10 @@ public final class PartitionHoldMeasurement {
         report.put("rows", rows);
         StringBuilder md = new StringBuilder();
         md.append("## Partition-thread hold per operation: ").append(backend).append("\n\n").append(setting)
-                .append("; ").append(rounds).append(" rounds per job; microseconds, total = record store + interceptor-chain"
-                        + " (de)serialization\n\n");
-        md.append("| job | bytes | operation | n | median | p99 | max | of which chain (median) |\n");
+                .append("; ").append(rounds).append(" rounds per job; microseconds, total = the record store's work (the"
+                        + " drop-in puts no interceptor on the map); chain = the (de)serialization any interceptor on the"
+                        + " map would add (the measuring one's, not the drop-in's)\n\n");
+        md.append("| job | bytes | operation | n | median | p99 | max | an interceptor's chain (median) |\n");
         md.append("|---|---:|---|---:|---:|---:|---:|---:|\n");
         for (Map<String, Object> row : rows) {
             Stats t = (Stats) row.get("total");
