@@ -119,7 +119,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final S3StoreSettings settings;
     private final String bucket;
     private final String prefix;
-    private final String storeId;
     private final String locationBase;
     private final WriteMode writeMode;
     private final boolean conditionalWrites;
@@ -133,13 +132,13 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     S3JobInfoStore(S3Clients clients, S3StoreSettings settings, String storeId, WriteMode writeMode) {
+        super(storeId);
         this.clients = clients;
         this.s3 = clients.s3;
         this.sdkChecksums = clients.sdkChecksums();
         this.settings = settings;
         this.bucket = settings.bucket;
         this.prefix = settings.prefix;
-        this.storeId = storeId;
         this.writeMode = writeMode;
         this.conditionalWrites = writeMode != WriteMode.UNCONDITIONAL;
         this.locationBase = locationOfKey(settings.bucket, settings.prefix);
@@ -206,11 +205,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     public String type() {
         return S3JobInfoStoreFactory.IDENTIFIER;
-    }
-
-    @Override
-    public String storeId() {
-        return storeId;
     }
 
     @Override
@@ -721,7 +715,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     public String toString() {
         return "S3JobInfoStore{" + locationBase + ", endpoint=" + settings.describeEndpoint() + ", storeId="
-                + storeId + '}';
+                + storeId() + '}';
     }
 
     /** Opens the blob again for every SDK attempt, and closes what it opened. */
