@@ -179,18 +179,7 @@ public final class S3FaultProxy implements AutoCloseable {
         } catch (IOException e) {
             beside = e;
         }
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closed anyway
-        }
-        for (Socket s : open) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
+        closeListenerAndConnections();
         // Not beside the listener: once it and its connections are closed, until the port can be bound again.
         long deadline = System.nanoTime() + 2_000_000_000L;
         while (holder == null && System.nanoTime() < deadline) {
@@ -567,27 +556,28 @@ public final class S3FaultProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        Socket holder = portHolder;
-        if (holder != null) {
-            try {
-                holder.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+        closeQuietly(portHolder);
+        closeListenerAndConnections();
+        pool.shutdownNow();
+    }
+
+    /** Closes the listener and every connection open through it. */
+    private void closeListenerAndConnections() {
+        closeQuietly(server);
+        for (Socket s : open) {
+            closeQuietly(s);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        if (c == null) {
+            return;
         }
         try {
-            server.close();
+            c.close();
         } catch (IOException ignored) {
             // closing anyway
         }
-        for (Socket s : open) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
-        pool.shutdownNow();
     }
 
 }
