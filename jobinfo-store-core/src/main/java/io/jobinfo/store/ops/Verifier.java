@@ -85,17 +85,13 @@ public final class Verifier {
          */
         public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
                 List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete, Duration grace) {
-            broken = Collections.unmodifiableList(new ArrayList<>(broken));
-            inline = Collections.unmodifiableList(new ArrayList<>(inline));
-            orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
-            incomplete = Collections.unmodifiableList(new ArrayList<>(incomplete));
             this.startedAt = startedAt;
             this.entries = entries;
             this.validPointers = validPointers;
-            this.broken = broken;
-            this.inline = inline;
-            this.orphans = orphans;
-            this.incomplete = incomplete;
+            this.broken = listOf(broken);
+            this.inline = listOf(inline);
+            this.orphans = listOf(orphans);
+            this.incomplete = listOf(incomplete);
             this.grace = Objects.requireNonNull(grace, "grace");
         }
 
