@@ -3,7 +3,6 @@ package io.jobinfo.store.ops;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
-import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
 import io.jobinfo.store.lifecycle.MapValue;
 import io.jobinfo.store.lifecycle.JobValueFormat;
 import io.jobinfo.store.lifecycle.MapValueReader;
@@ -185,11 +184,6 @@ public final class Verifier {
             this.jobId = jobId;
             this.encodedBytes = encodedBytes;
             this.format = Objects.requireNonNull(format, "format");
-        }
-
-        /** An {@link io.jobinfo.store.lifecycle.InlineJobInfo}. */
-        public InlineEntry(long jobId, long encodedBytes) {
-            this(jobId, encodedBytes, InlineJobInfoFormat.NAME);
         }
 
         /** The {@link JobValueFormat#name()} of the value. */
