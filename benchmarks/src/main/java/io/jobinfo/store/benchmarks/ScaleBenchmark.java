@@ -120,19 +120,10 @@ final class ScaleBenchmark {
             m.add(k + ".clusterBytesPerJob", "bytes/job", (double) cluster.entryMemoryCost(
                     ScenarioBenchmark.INLINE_MAP) / n);
 
-            long liveBefore = liveHeap();
-            HeapPools.resetPeaks();
-            Member killed = master.getCluster().getLocalMember();
-            long gc0 = ScenarioBenchmark.gcPauseMillis();
-            long t0 = System.nanoTime();
-            master.getLifecycleService().terminate();
-            ScenarioBenchmark.awaitRemoved(successor, killed);
+            MasterKill kill = new MasterKill(master, successor);
             IMap<Long, InlineJobInfo> survivor = successor.getMap(ScenarioBenchmark.INLINE_MAP);
             List<Map.Entry<Long, InlineJobInfo>> all = new ArrayList<>(survivor.entrySet());
-            double took = (System.nanoTime() - t0) / 1e6;
-            m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
-            long peak = HeapPools.peakHeapUsed();
-            long retained = liveHeap() - liveBefore;
+            kill.restored();
             if (all.size() != n) {
                 throw new IllegalStateException("scale inline " + n + ": " + all.size() + " entries after the kill");
             }
@@ -142,7 +133,7 @@ final class ScaleBenchmark {
                     throw new IllegalStateException("scale inline " + n + ": job " + e.getKey() + " differs");
                 }
             }
-            record(k, n, took, peak - liveBefore, retained);
+            kill.record(k, n);
         }
     }
 
@@ -174,21 +165,12 @@ final class ScaleBenchmark {
                     RunningJobInfoRegistry.DEFAULT_MAP_NAME) / n);
 
             AtomicReferenceArray<JobImmutableInformation> restored = new AtomicReferenceArray<>(n);
-            long liveBefore = liveHeap();
-            HeapPools.resetPeaks();
-            Member killed = master.getCluster().getLocalMember();
-            long gc0 = ScenarioBenchmark.gcPauseMillis();
-            long t0 = System.nanoTime();
-            master.getLifecycleService().terminate();
-            ScenarioBenchmark.awaitRemoved(successor, killed);
+            MasterKill kill = new MasterKill(master, successor);
             RestoreReport report;
             try (RunningJobInfoRegistry<JobImmutableInformation> newMaster = RunningJobInfoRegistry
                     .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build()) {
                 report = newMaster.restoreAll((id, ts, job) -> restored.set(Arrays.binarySearch(ids, id), job));
-                double took = (System.nanoTime() - t0) / 1e6;
-                m.add(k + ".restoreGcMs", "ms", ScenarioBenchmark.gcPauseMillis() - gc0);
-                long peak = HeapPools.peakHeapUsed();
-                long retained = liveHeap() - liveBefore; // the registry's cache included, as on a real master
+                kill.restored(); // the retained heap includes the registry's cache, as on a real master
                 if (!report.failed().isEmpty() || report.restored().size() != n) {
                     throw new IllegalStateException("scale " + backend.name() + " " + n + ": restored "
                             + report.restored().size() + ", failed " + report.failed());
@@ -200,10 +182,48 @@ final class ScaleBenchmark {
                                 + " differs from what was submitted");
                     }
                 }
-                record(k, n, took, peak - liveBefore, retained);
+                kill.record(k, n);
             }
         } finally {
             backend.clear(ns);
+        }
+    }
+
+    /**
+     * The kill of the master, timed from its terminate: the live heap before it, then the GC pauses and heap
+     * high-water while the jobs come back, and what stays retained once they are.
+     */
+    private final class MasterKill {
+        private final long liveBefore = liveHeap();
+        private final long gc0;
+        private final long t0;
+        private double restoreMs;
+        private long restoreGcMs;
+        private long highWater;
+        private long retained;
+
+        /** Terminates {@code master} and waits until {@code successor} sees it gone; the clock starts first. */
+        MasterKill(HazelcastInstance master, HazelcastInstance successor) {
+            HeapPools.resetPeaks();
+            Member killed = master.getCluster().getLocalMember();
+            gc0 = ScenarioBenchmark.gcPauseMillis();
+            t0 = System.nanoTime();
+            master.getLifecycleService().terminate();
+            ScenarioBenchmark.awaitRemoved(successor, killed);
+        }
+
+        /** Stops the clock once every job is back and takes the heap readings (a full GC for the retained heap). */
+        void restored() {
+            restoreMs = (System.nanoTime() - t0) / 1e6;
+            restoreGcMs = ScenarioBenchmark.gcPauseMillis() - gc0;
+            highWater = HeapPools.peakHeapUsed() - liveBefore;
+            retained = liveHeap() - liveBefore;
+        }
+
+        /** Records the readings of {@link #restored()} under {@code k}, for {@code n} jobs, once they checked out. */
+        void record(String k, int n) {
+            m.add(k + ".restoreGcMs", "ms", restoreGcMs);
+            ScaleBenchmark.this.record(k, n, restoreMs, highWater, retained);
         }
     }
 

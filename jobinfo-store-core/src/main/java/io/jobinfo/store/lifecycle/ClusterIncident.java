@@ -2,7 +2,6 @@ package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Objects;
@@ -13,7 +12,7 @@ import java.util.Objects;
  * {@link PartitionLossMonitor} into the {@link IncidentLog}; read by GC (which holds its deletes) and by operators.
  * Immutable once deserialized.
  */
-public final class ClusterIncident implements IdentifiedDataSerializable {
+public final class ClusterIncident implements JobInfoSerializable {
 
     /** What happened. */
     public enum Kind {
@@ -87,11 +86,6 @@ public final class ClusterIncident implements IdentifiedDataSerializable {
             default:
                 return "acknowledged by " + member + " at " + detectedAt();
         }
-    }
-
-    @Override
-    public int getFactoryId() {
-        return JobInfoSerialization.FACTORY_ID;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.jobinfo.store.lifecycle;
 
-
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
 import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
@@ -28,7 +27,7 @@ import java.util.UUID;
  * <p>Each marker carries a random nonce, so {@code remove(jobId, marker)} only ever removes the claim its own deleter
  * put. Serialized as {@link IdentifiedDataSerializable} (about 60 bytes). Immutable once deserialized.
  */
-public final class DeleteMarker implements IdentifiedDataSerializable {
+public final class DeleteMarker implements JobInfoSerializable {
 
     private static final int MAX_OWNER_CHARS = 64;
 
@@ -77,11 +76,6 @@ public final class DeleteMarker implements IdentifiedDataSerializable {
     /** Who claimed it ({@code gc}, {@code remove}, {@code migrate}, ...). */
     public String owner() {
         return owner;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return JobInfoSerialization.FACTORY_ID;
     }
 
     @Override

@@ -5,7 +5,6 @@ import com.hazelcast.core.HazelcastInstanceAware;
 import com.hazelcast.map.EntryProcessor;
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import com.hazelcast.partition.PartitionService;
 import java.io.IOException;
 import java.util.Map;
@@ -32,7 +31,7 @@ public final class FencingProcessors {
      * fence of the key's partition. Returns the previous value (as {@code putIfAbsent} / {@code remove} do), or
      * {@link Rejected}.
      */
-    static final class FencedPointerOp implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable,
+    static final class FencedPointerOp implements EntryProcessor<Long, Object, Object>, JobInfoSerializable,
             HazelcastInstanceAware {
         private static final long serialVersionUID = 1L;
 
@@ -101,11 +100,6 @@ public final class FencingProcessors {
         }
 
         @Override
-        public int getFactoryId() {
-            return JobInfoSerialization.FACTORY_ID;
-        }
-
-        @Override
         public int getClassId() {
             return POINTER_OP_CLASS_ID;
         }
@@ -130,7 +124,7 @@ public final class FencingProcessors {
     }
 
     /** Backup side of {@link FencedPointerOp}: applies the primary's decision without checking again. */
-    static final class BackupApply implements EntryProcessor<Long, Object, Object>, IdentifiedDataSerializable {
+    static final class BackupApply implements EntryProcessor<Long, Object, Object>, JobInfoSerializable {
         private static final long serialVersionUID = 1L;
 
         private byte op;
@@ -148,11 +142,6 @@ public final class FencingProcessors {
         public Object process(Map.Entry<Long, Object> entry) {
             entry.setValue(op == REMOVE ? null : value);
             return null;
-        }
-
-        @Override
-        public int getFactoryId() {
-            return JobInfoSerialization.FACTORY_ID;
         }
 
         @Override
@@ -174,7 +163,7 @@ public final class FencingProcessors {
     }
 
     /** Sets a fence to {@code max(current, epoch)} and returns the result; idempotent, so also its own backup. */
-    static final class RaiseFence implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
+    static final class RaiseFence implements EntryProcessor<Long, Long, Long>, JobInfoSerializable {
         private static final long serialVersionUID = 1L;
 
         private long epoch;
@@ -194,11 +183,6 @@ public final class FencingProcessors {
                 entry.setValue(raised);
             }
             return raised;
-        }
-
-        @Override
-        public int getFactoryId() {
-            return JobInfoSerialization.FACTORY_ID;
         }
 
         @Override
@@ -222,7 +206,7 @@ public final class FencingProcessors {
      * to the same value. The floor is the highest fence the caller saw, so a counter whose entry was lost restarts
      * above every fence.
      */
-    static final class NextEpoch implements EntryProcessor<Long, Long, Long>, IdentifiedDataSerializable {
+    static final class NextEpoch implements EntryProcessor<Long, Long, Long>, JobInfoSerializable {
         private static final long serialVersionUID = 1L;
 
         private long floor;
@@ -249,11 +233,6 @@ public final class FencingProcessors {
         }
 
         @Override
-        public int getFactoryId() {
-            return JobInfoSerialization.FACTORY_ID;
-        }
-
-        @Override
         public int getClassId() {
             return NEXT_EPOCH_CLASS_ID;
         }
@@ -270,7 +249,7 @@ public final class FencingProcessors {
     }
 
     /** Result of a refused {@link FencedPointerOp}: the fence that refused it. */
-    public static final class Rejected implements IdentifiedDataSerializable {
+    public static final class Rejected implements JobInfoSerializable {
         private long fence;
 
         public Rejected() {
@@ -282,11 +261,6 @@ public final class FencingProcessors {
 
         public long fence() {
             return fence;
-        }
-
-        @Override
-        public int getFactoryId() {
-            return JobInfoSerialization.FACTORY_ID;
         }
 
         @Override

@@ -2,7 +2,6 @@ package io.jobinfo.store.lifecycle;
 
 import com.hazelcast.nio.ObjectDataInput;
 import com.hazelcast.nio.ObjectDataOutput;
-import com.hazelcast.nio.serialization.IdentifiedDataSerializable;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
@@ -13,7 +12,7 @@ import java.io.InputStream;
  * initialization timestamp and the encoded job. This is what a cluster holds before migration; readers accept it
  * beside {@link JobInfoPointer} so that a live cluster can be migrated entry by entry.
  */
-public final class InlineJobInfo implements IdentifiedDataSerializable {
+public final class InlineJobInfo implements JobInfoSerializable {
 
     /** Bytes read at a time when the input cannot tell how many it holds. */
     private static final int CHUNK = 64 * 1024;
@@ -47,11 +46,6 @@ public final class InlineJobInfo implements IdentifiedDataSerializable {
 
     public int encodedLength() {
         return encodedJob.length;
-    }
-
-    @Override
-    public int getFactoryId() {
-        return JobInfoSerialization.FACTORY_ID;
     }
 
     @Override

@@ -19,7 +19,7 @@ import java.util.Objects;
  * fields, a store id of at most 16 ASCII characters), so an entry costs about 200 bytes per replica instead of the
  * blob's size. Immutable once deserialized.
  */
-public final class JobInfoPointer implements IdentifiedDataSerializable {
+public final class JobInfoPointer implements JobInfoSerializable {
 
     static final int SHA_PREFIX_BYTES = 16;
 
@@ -132,11 +132,6 @@ public final class JobInfoPointer implements IdentifiedDataSerializable {
                 && payloadCrc32c == other.payloadCrc32c && codecId == other.codecId
                 && formatVersion == other.formatVersion && storeId.equals(other.storeId)
                 && Arrays.equals(sha256Prefix, other.sha256Prefix);
-    }
-
-    @Override
-    public int getFactoryId() {
-        return JobInfoSerialization.FACTORY_ID;
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.SortedMap;
@@ -35,44 +34,26 @@ public final class GcReport extends ValueObject {
     private final SortedMap<Long, String> undecodable;
 
     /**
-     * @param startedAt      when the run began; the grace period counts back from here
-     * @param grace          the grace period
-     * @param scanned        objects listed in the store
-     * @param referenced     blobs whose job id is registered in the map
-     * @param young          unreferenced objects younger than the grace period (kept)
-     * @param orphans        unreferenced complete blobs older than the grace period
-     * @param leftovers      incomplete writes older than the grace period
-     * @param deleted        what was deleted (empty on a dry run)
-     * @param savedByRecheck orphans kept because their job id was registered (or claimed) when GC tried to claim it
-     * @param failures       deletes that failed, with reasons; they are retried by the next run
-     * @param deleting       {@code false} for a dry run
-     */
-    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
-            List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
-            List<String> failures, boolean deleting) {
-        this(startedAt, grace, scanned, referenced, young, orphans, leftovers, deleted, savedByRecheck, failures,
-                deleting, 0, 0, Collections.<Long>emptyList(), Collections.<ClusterIncident>emptyList());
-    }
-
-    /**
+     * @param startedAt            when the run began; the grace period counts back from here
+     * @param grace                the grace period
+     * @param scanned              objects listed in the store
+     * @param referenced           blobs whose job id is registered in the map
+     * @param young                unreferenced objects younger than the grace period (kept)
+     * @param orphans              unreferenced complete blobs older than the grace period
+     * @param leftovers            incomplete writes older than the grace period
+     * @param deleted              what was deleted (empty on a dry run)
+     * @param savedByRecheck       orphans kept because their job id was registered (or claimed) when GC tried to
+     *                             claim it
+     * @param failures             deletes that failed, with reasons; they are retried by the next run
+     * @param deleting             {@code false} for a dry run
      * @param claimed              blobs whose job id holds a delete marker (a deletion in progress; kept by this run
      *                             unless the marker is older than the grace period)
      * @param interruptedDeletions markers older than the grace period (deletions whose deleter crashed or failed)
      * @param finishedDeletions    job ids whose interrupted deletion this run finished (blob gone, marker removed)
      * @param heldBy               open incidents: a deleting run deleted nothing because of them (a dry run lists
      *                             what would hold a deleting run); empty: not held
-     */
-    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
-            List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
-            List<String> failures, boolean deleting, int claimed, int interruptedDeletions,
-            List<Long> finishedDeletions, List<ClusterIncident> heldBy) {
-        this(startedAt, grace, scanned, referenced, young, orphans, leftovers, deleted, savedByRecheck, failures,
-                deleting, claimed, interruptedDeletions, finishedDeletions, heldBy, new TreeMap<Long, String>());
-    }
-
-    /**
-     * @param undecodable job ids whose map value cannot be read, with what the value is (see
-     *                    {@link MapValueReader}); their blobs are kept like those of any registered job
+     * @param undecodable          job ids whose map value cannot be read, with what the value is (see
+     *                             {@link MapValueReader}); their blobs are kept like those of any registered job
      */
     public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
             List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
@@ -81,22 +62,18 @@ public final class GcReport extends ValueObject {
         this.undecodable = Collections.unmodifiableSortedMap(new TreeMap<>(undecodable));
         this.claimed = claimed;
         this.interruptedDeletions = interruptedDeletions;
-        this.finishedDeletions = Collections.unmodifiableList(new ArrayList<>(finishedDeletions));
-        this.heldBy = Collections.unmodifiableList(new ArrayList<>(heldBy));
-        orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
-        leftovers = Collections.unmodifiableList(new ArrayList<>(leftovers));
-        deleted = Collections.unmodifiableList(new ArrayList<>(deleted));
-        failures = Collections.unmodifiableList(new ArrayList<>(failures));
+        this.finishedDeletions = listOf(finishedDeletions);
+        this.heldBy = listOf(heldBy);
         this.startedAt = startedAt;
         this.grace = grace;
         this.scanned = scanned;
         this.referenced = referenced;
         this.young = young;
-        this.orphans = orphans;
-        this.leftovers = leftovers;
-        this.deleted = deleted;
+        this.orphans = listOf(orphans);
+        this.leftovers = listOf(leftovers);
+        this.deleted = listOf(deleted);
         this.savedByRecheck = savedByRecheck;
-        this.failures = failures;
+        this.failures = listOf(failures);
         this.deleting = deleting;
     }
 

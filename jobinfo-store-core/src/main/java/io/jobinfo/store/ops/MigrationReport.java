@@ -2,8 +2,6 @@ package io.jobinfo.store.ops;
 
 import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +48,6 @@ public final class MigrationReport extends ValueObject {
     public MigrationReport(Migrator.Direction direction, boolean dryRun, String mapName, String storeId, int scanned,
             int converted, long payloadBytes, long heapFreedPerCopy, int copies, List<Migrator.EntryResult> skipped,
             List<Migrator.EntryResult> failed, int notProcessed, int retries, Duration duration, boolean cancelled) {
-        skipped = Collections.unmodifiableList(new ArrayList<>(skipped));
-        failed = Collections.unmodifiableList(new ArrayList<>(failed));
         this.direction = direction;
         this.dryRun = dryRun;
         this.mapName = mapName;
@@ -61,8 +57,8 @@ public final class MigrationReport extends ValueObject {
         this.payloadBytes = payloadBytes;
         this.heapFreedPerCopy = heapFreedPerCopy;
         this.copies = copies;
-        this.skipped = skipped;
-        this.failed = failed;
+        this.skipped = listOf(skipped);
+        this.failed = listOf(failed);
         this.notProcessed = notProcessed;
         this.retries = retries;
         this.duration = duration;

@@ -12,6 +12,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.values.SetOnce;
+import io.jobinfo.store.values.ValueObject;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -54,27 +55,26 @@ public final class PointerRebuilder {
     }
 
     /** One examined blob. */
-    public static final class Entry {
-        private final long jobId;
-        private final String location;
+    public static final class Entry extends ValueObject {
+        private final StoredBlob blob;
         private final Outcome outcome;
         private final String detail;
         private final JobInfoPointer pointer;
 
-        Entry(long jobId, String location, Outcome outcome, String detail, JobInfoPointer pointer) {
-            this.jobId = jobId;
-            this.location = location;
+        Entry(StoredBlob blob, Outcome outcome, String detail, JobInfoPointer pointer) {
+            this.blob = blob;
             this.outcome = outcome;
             this.detail = detail;
             this.pointer = pointer;
         }
 
         public long jobId() {
-            return jobId;
+            return blob.jobId();
         }
 
+        /** The blob's location, as the listing gave it. */
         public String location() {
-            return location;
+            return blob.location();
         }
 
         public Outcome outcome() {
@@ -92,9 +92,9 @@ public final class PointerRebuilder {
         }
 
         @Override
-        public String toString() {
-            return "Entry[jobId=" + jobId + ", outcome=" + outcome + ", detail=" + detail + ", pointer=" + pointer
-                    + "]";
+        protected Object[] components() {
+            return new Object[] {"jobId", jobId(), "location", location(), "outcome", outcome, "detail", detail,
+                    "pointer", pointer};
         }
     }
 
@@ -200,7 +200,7 @@ public final class PointerRebuilder {
             }
             entries.add(rebuild(blob, apply));
         }
-        entries.sort((a, b) -> Long.compare(a.jobId, b.jobId));
+        entries.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
         return new Report(apply, scanned, outside, entries);
     }
 
@@ -210,7 +210,7 @@ public final class PointerRebuilder {
         try {
             verified = store.read(jobId);
         } catch (JobInfoStoreException e) {
-            return new Entry(jobId, blob.location(), Outcome.FAILED, e.getMessage() + "; no pointer was put", null);
+            return new Entry(blob, Outcome.FAILED, e.getMessage() + "; no pointer was put", null);
         }
         EnvelopeHeader header = verified.header();
         long timestamp;
@@ -219,25 +219,25 @@ public final class PointerRebuilder {
         } else if (timestampFromModificationTime) {
             timestamp = blob.lastModified().toEpochMilli();
         } else {
-            return new Entry(jobId, blob.location(), Outcome.NO_TIMESTAMP, "format version "
+            return new Entry(blob, Outcome.NO_TIMESTAMP, "format version "
                     + header.formatVersion() + " records no initialization timestamp; allow the blob's modification"
                     + " time as its timestamp to rebuild it", null);
         }
         JobInfoPointer pointer = new JobInfoPointer(jobId, timestamp, store.storeId(), header);
         if (!apply) {
-            return new Entry(jobId, blob.location(), Outcome.REBUILT, "", pointer);
+            return new Entry(blob, Outcome.REBUILT, "", pointer);
         }
         Object previous;
         try {
             previous = map.putIfAbsent(jobId, pointer);
         } catch (RuntimeException e) {
-            return new Entry(jobId, blob.location(), Outcome.FAILED, "putting the pointer failed or its outcome is"
+            return new Entry(blob, Outcome.FAILED, "putting the pointer failed or its outcome is"
                     + " unknown (" + e + "); run again", null);
         }
         if (previous != null) {
-            return new Entry(jobId, blob.location(), Outcome.REGISTERED, "registered meanwhile: " + previous, null);
+            return new Entry(blob, Outcome.REGISTERED, "registered meanwhile: " + previous, null);
         }
-        return checkBlobStillThere(jobId, blob.location(), pointer, verified.header());
+        return checkBlobStillThere(blob, pointer, verified.header());
     }
 
     /**
@@ -245,16 +245,16 @@ public final class PointerRebuilder {
      * and released the claim between this run's read and its put would leave a pointer without a blob; the pointer is
      * then taken back ({@code remove(jobId, pointer)}, only this pointer).
      */
-    private Entry checkBlobStillThere(long jobId, String location, JobInfoPointer pointer,
-                                      EnvelopeHeader header) {
+    private Entry checkBlobStillThere(StoredBlob blob, JobInfoPointer pointer, EnvelopeHeader header) {
+        long jobId = blob.jobId();
         try {
             if (header.describesSameBlob(StoredHeader.read(store, jobId))) {
-                return new Entry(jobId, location, Outcome.REBUILT, "", pointer);
+                return new Entry(blob, Outcome.REBUILT, "", pointer);
             }
         } catch (BlobNotFoundException | io.jobinfo.store.envelope.EnvelopeFormatException gone) {
             // taken back below
         } catch (JobInfoStoreException e) {
-            return new Entry(jobId, location, Outcome.FAILED, "the pointer is put, but checking its blob afterwards"
+            return new Entry(blob, Outcome.FAILED, "the pointer is put, but checking its blob afterwards"
                     + " failed (" + e.getMessage() + "); run verify", pointer);
         }
         boolean takenBack;
@@ -263,7 +263,7 @@ public final class PointerRebuilder {
         } catch (RuntimeException e) {
             takenBack = false;
         }
-        return new Entry(jobId, location, Outcome.FAILED, "the blob was deleted or replaced between this run's read"
+        return new Entry(blob, Outcome.FAILED, "the blob was deleted or replaced between this run's read"
                 + " and its pointer put (a GC took it for an orphan); " + (takenBack ? "the pointer was taken back"
                 : "taking the pointer back failed: run verify"), null);
     }

@@ -3,7 +3,6 @@ package io.jobinfo.store.ops;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.JobValueFormats;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
-import io.jobinfo.store.lifecycle.InlineJobInfoFormat;
 import io.jobinfo.store.lifecycle.MapValue;
 import io.jobinfo.store.lifecycle.JobValueFormat;
 import io.jobinfo.store.lifecycle.MapValueReader;
@@ -85,17 +84,13 @@ public final class Verifier {
          */
         public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
                 List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete, Duration grace) {
-            broken = Collections.unmodifiableList(new ArrayList<>(broken));
-            inline = Collections.unmodifiableList(new ArrayList<>(inline));
-            orphans = Collections.unmodifiableList(new ArrayList<>(orphans));
-            incomplete = Collections.unmodifiableList(new ArrayList<>(incomplete));
             this.startedAt = startedAt;
             this.entries = entries;
             this.validPointers = validPointers;
-            this.broken = broken;
-            this.inline = inline;
-            this.orphans = orphans;
-            this.incomplete = incomplete;
+            this.broken = listOf(broken);
+            this.inline = listOf(inline);
+            this.orphans = listOf(orphans);
+            this.incomplete = listOf(incomplete);
             this.grace = Objects.requireNonNull(grace, "grace");
         }
 
@@ -189,11 +184,6 @@ public final class Verifier {
             this.jobId = jobId;
             this.encodedBytes = encodedBytes;
             this.format = Objects.requireNonNull(format, "format");
-        }
-
-        /** An {@link io.jobinfo.store.lifecycle.InlineJobInfo}. */
-        public InlineEntry(long jobId, long encodedBytes) {
-            this(jobId, encodedBytes, InlineJobInfoFormat.NAME);
         }
 
         /** The {@link JobValueFormat#name()} of the value. */

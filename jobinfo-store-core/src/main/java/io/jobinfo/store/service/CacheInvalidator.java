@@ -2,17 +2,11 @@ package io.jobinfo.store.service;
 
 import com.hazelcast.cluster.MembershipEvent;
 import com.hazelcast.cluster.MembershipListener;
+import com.hazelcast.core.EntryAdapter;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.MapEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
-import com.hazelcast.map.listener.MapClearedListener;
-import com.hazelcast.map.listener.MapEvictedListener;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,9 +53,8 @@ final class CacheInvalidator implements AutoCloseable {
         }
     }
 
-    private static final class Listener implements EntryAddedListener<Long, Object>,
-            EntryUpdatedListener<Long, Object>, EntryRemovedListener<Long, Object>, EntryEvictedListener<Long, Object>,
-            EntryExpiredListener<Long, Object>, MapClearedListener, MapEvictedListener {
+    /** A job added is not cached yet; any other change of an entry, or of the whole map, makes cached jobs stale. */
+    private static final class Listener extends EntryAdapter<Long, Object> {
 
         private final JobCache<?> cache;
 
@@ -74,33 +67,15 @@ final class CacheInvalidator implements AutoCloseable {
             cache.added(event.getKey());
         }
 
+        /** Updated, removed, evicted or expired. */
         @Override
-        public void entryUpdated(EntryEvent<Long, Object> event) {
+        public void onEntryEvent(EntryEvent<Long, Object> event) {
             cache.changed(event.getKey());
         }
 
+        /** Cleared or evicted. */
         @Override
-        public void entryRemoved(EntryEvent<Long, Object> event) {
-            cache.changed(event.getKey());
-        }
-
-        @Override
-        public void entryEvicted(EntryEvent<Long, Object> event) {
-            cache.changed(event.getKey());
-        }
-
-        @Override
-        public void entryExpired(EntryEvent<Long, Object> event) {
-            cache.changed(event.getKey());
-        }
-
-        @Override
-        public void mapCleared(MapEvent event) {
-            cache.invalidateAll();
-        }
-
-        @Override
-        public void mapEvicted(MapEvent event) {
+        public void onMapEvent(MapEvent event) {
             cache.invalidateAll();
         }
     }

@@ -102,11 +102,11 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private final boolean keytabLogin;
     private final Path dir;
     private final String dirPrefix;
-    private final String storeId;
     private final Commit commit;
 
     private HdfsJobInfoStore(FileSystem fs, FileSystem ops, Commit commit, UserGroupInformation ugi,
                              boolean keytabLogin, Path dir, String storeId) {
+        super(storeId);
         this.fs = fs;
         this.ops = ops;
         this.ugi = ugi;
@@ -114,7 +114,6 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         this.dir = dir;
         String uri = dir.toUri().toString();
         this.dirPrefix = uri.endsWith("/") ? uri : uri + "/";
-        this.storeId = storeId;
         this.commit = commit;
     }
 
@@ -289,11 +288,6 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     @Override
     public String type() {
         return "hdfs";
-    }
-
-    @Override
-    public String storeId() {
-        return storeId;
     }
 
     @Override
@@ -715,6 +709,6 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public String toString() {
-        return "HdfsJobInfoStore{" + dir.toUri() + ", storeId=" + storeId + ", commit=" + commit + '}';
+        return "HdfsJobInfoStore{" + dir.toUri() + ", storeId=" + storeId() + ", commit=" + commit + '}';
     }
 }

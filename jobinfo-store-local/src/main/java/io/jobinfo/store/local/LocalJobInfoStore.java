@@ -45,14 +45,13 @@ import java.util.function.Predicate;
 public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     private final Path dir;
-    private final String storeId;
     private final boolean fsync;
     /** {@code null}: a create waits as long as the disk does. */
     private final WriteDeadline deadline;
 
     private LocalJobInfoStore(Path dir, String storeId, boolean fsync, long writeTimeoutMillis) {
+        super(storeId);
         this.dir = dir;
-        this.storeId = storeId;
         this.fsync = fsync;
         this.deadline = writeTimeoutMillis > 0 ? new WriteDeadline(writeTimeoutMillis, dir.toString()) : null;
     }
@@ -130,11 +129,6 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     @Override
     public String type() {
         return "local";
-    }
-
-    @Override
-    public String storeId() {
-        return storeId;
     }
 
     @Override
@@ -357,6 +351,6 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public String toString() {
-        return "LocalJobInfoStore{" + dir + ", storeId=" + storeId + '}';
+        return "LocalJobInfoStore{" + dir + ", storeId=" + storeId() + '}';
     }
 }

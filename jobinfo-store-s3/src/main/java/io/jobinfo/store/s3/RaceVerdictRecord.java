@@ -7,8 +7,6 @@ import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
  * The start-up race's verdict "racing conditional writers both won", kept in the bucket: the object
@@ -52,10 +50,8 @@ final class RaceVerdictRecord {
         String text;
         try {
             text = s3.getObjectAsBytes(g -> g.bucket(settings.bucket).key(key)).asString(StandardCharsets.UTF_8);
-        } catch (NoSuchKeyException e) {
-            return null;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
+        } catch (SdkException e) {
+            if (S3JobInfoStore.isNotFound(e)) {
                 return null;
             }
             throw e;

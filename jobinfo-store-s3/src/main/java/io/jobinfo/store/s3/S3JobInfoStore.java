@@ -119,7 +119,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final S3StoreSettings settings;
     private final String bucket;
     private final String prefix;
-    private final String storeId;
     private final String locationBase;
     private final WriteMode writeMode;
     private final boolean conditionalWrites;
@@ -133,13 +132,13 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     S3JobInfoStore(S3Clients clients, S3StoreSettings settings, String storeId, WriteMode writeMode) {
+        super(storeId);
         this.clients = clients;
         this.s3 = clients.s3;
         this.sdkChecksums = clients.sdkChecksums();
         this.settings = settings;
         this.bucket = settings.bucket;
         this.prefix = settings.prefix;
-        this.storeId = storeId;
         this.writeMode = writeMode;
         this.conditionalWrites = writeMode != WriteMode.UNCONDITIONAL;
         this.locationBase = locationOfKey(settings.bucket, settings.prefix);
@@ -206,11 +205,6 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     public String type() {
         return S3JobInfoStoreFactory.IDENTIFIER;
-    }
-
-    @Override
-    public String storeId() {
-        return storeId;
     }
 
     @Override
@@ -477,15 +471,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         try {
             return s3.getObject(g -> g.bucket(bucket).key(key(jobId))
                     .checksumMode(sdkChecksums ? ChecksumMode.ENABLED : null));
-        } catch (NoSuchKeyException e) {
-            throw new BlobNotFoundException(jobId, location(jobId));
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
+        } catch (SdkException e) {
+            if (isNotFound(e)) {
                 throw new BlobNotFoundException(jobId, location(jobId));
             }
-            throw new JobInfoStoreException("Reading the blob failed: " + describe(e) + hint(e), jobId,
-                    location(jobId), e);
-        } catch (SdkException e) {
             throw new JobInfoStoreException("Reading the blob failed: " + describe(e) + hint(e), jobId,
                     location(jobId), e);
         }
@@ -501,15 +490,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         try {
             s3.headObject(h -> h.bucket(bucket).key(key(jobId)));
             return true;
-        } catch (NoSuchKeyException e) {
-            return false;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
+        } catch (SdkException e) {
+            if (isNotFound(e)) {
                 return false;
             }
-            throw new JobInfoStoreException("Checking for the blob failed: " + describe(e) + hint(e), jobId,
-                    location(jobId), e);
-        } catch (SdkException e) {
             throw new JobInfoStoreException("Checking for the blob failed: " + describe(e) + hint(e), jobId,
                     location(jobId), e);
         }
@@ -586,15 +570,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         try {
             s3.abortMultipartUpload(a -> a.bucket(bucket).key(prefix + name).uploadId(uploadId));
             return true;
-        } catch (NoSuchUploadException e) {
-            return false;
-        } catch (S3Exception e) {
-            if (e.statusCode() == 404) {
+        } catch (SdkException e) {
+            if (isNotFound(e)) {
                 return false;
             }
-            throw new JobInfoStoreException("Aborting the incomplete upload failed: " + describe(e) + hint(e),
-                    leftover.jobId(), location, e);
-        } catch (SdkException e) {
             throw new JobInfoStoreException("Aborting the incomplete upload failed: " + describe(e) + hint(e),
                     leftover.jobId(), location, e);
         }
@@ -608,6 +587,12 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     // ------------------------------------------------------------------------------------------------ messages
+
+    /** Whether {@code e} says that the key or the upload does not exist (HTTP 404). */
+    static boolean isNotFound(SdkException e) {
+        return e instanceof NoSuchKeyException || e instanceof NoSuchUploadException
+                || e instanceof S3Exception && ((S3Exception) e).statusCode() == 404;
+    }
 
     /** The SDK's own description: status, error code and request id for service errors, the cause otherwise. */
     static String describe(SdkException e) {
@@ -721,7 +706,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     public String toString() {
         return "S3JobInfoStore{" + locationBase + ", endpoint=" + settings.describeEndpoint() + ", storeId="
-                + storeId + '}';
+                + storeId() + '}';
     }
 
     /** Opens the blob again for every SDK attempt, and closes what it opened. */

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel;
 
+import io.jobinfo.store.values.ValueObject;
 import java.nio.ByteOrder;
 
 /**
@@ -7,7 +8,7 @@ import java.nio.ByteOrder;
  * read at fixed offsets as primitives (no object is deserialized). Produced by
  * {@link SeaTunnelJobDataCodec#inspect(byte[])}, which checks every value it reads.
  */
-public final class SeaTunnelJobHeader {
+public final class SeaTunnelJobHeader extends ValueObject {
 
     private final long jobId;
     private final String jobName;
@@ -82,9 +83,9 @@ public final class SeaTunnelJobHeader {
     }
 
     @Override
-    public String toString() {
-        return "SeaTunnelJobHeader{jobId=" + jobId + ", jobName=" + jobName + ", startWithSavePoint="
-                + startWithSavePoint + ", createTime=" + createTime + ", logicalDagLength=" + logicalDagLength + ", logicalVertexCount=" + logicalVertexCount
-                + ", byteOrder=" + byteOrder + ", totalLength=" + totalLength + '}';
+    protected Object[] components() {
+        return new Object[] {"jobId", jobId, "jobName", jobName, "startWithSavePoint", startWithSavePoint,
+                "createTime", createTime, "logicalDagLength", logicalDagLength, "logicalVertexCount",
+                logicalVertexCount, "byteOrder", byteOrder, "totalLength", totalLength};
     }
 }

@@ -24,6 +24,18 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
     /** Where the store was when it was closed (for messages); {@code null} while it is open. */
     private final AtomicReference<String> closedAt = new AtomicReference<>();
 
+    private final String storeId;
+
+    /** @param storeId the id {@link #storeId()} returns, written into every pointer */
+    protected AbstractJobInfoStore(String storeId) {
+        this.storeId = Objects.requireNonNull(storeId, "storeId");
+    }
+
+    @Override
+    public final String storeId() {
+        return storeId;
+    }
+
     @Override
     public final CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
         String location = location(jobId);

@@ -1,5 +1,9 @@
 package io.jobinfo.store.values;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -19,6 +23,11 @@ public abstract class ValueObject {
      * Called for every {@code equals}, {@code hashCode} and {@code toString}.
      */
     protected abstract Object[] components();
+
+    /** An unmodifiable copy of {@code items}, for a component that is a list. */
+    protected static <T> List<T> listOf(Collection<? extends T> items) {
+        return Collections.unmodifiableList(new ArrayList<>(items));
+    }
 
     @Override
     public boolean equals(Object o) {

@@ -7,14 +7,11 @@ import io.jobinfo.store.seatunnel.dropin.DropInSettings;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
-import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -34,10 +31,7 @@ import picocli.CommandLine.Option;
             "2:invalid arguments or configuration: the file is invalid, every problem listed",
             "3:--open-store: the store could not be opened or reached",
             "4:internal error (a bug: please report it, with the trace printed)"})
-public final class CheckConfigCommand implements Callable<Integer> {
-
-    @CommandLine.Spec
-    CommandLine.Model.CommandSpec spec;
+public final class CheckConfigCommand extends ReportCommand {
 
     @Option(names = "--storage-config", paramLabel = "FILE", required = true,
             description = "The file a member reads: its seatunnel.yaml, or any YAML with the jobinfo-storage section.")
@@ -46,21 +40,8 @@ public final class CheckConfigCommand implements Callable<Integer> {
     @Option(names = "--open-store", description = "Also opens the store (and closes it), as a member's start-up does.")
     boolean openStore;
 
-    @Option(names = "--json", description = "Prints the result as one JSON object on standard output.")
-    boolean json;
-
     @Override
-    public Integer call() {
-        try {
-            return check();
-        } catch (OpsException e) {
-            err().println("jobinfo-store " + spec.name() + ": " + e.getMessage());
-            err().flush();
-            return e.exitCode();
-        }
-    }
-
-    private int check() {
+    int execute() {
         String prefix = "--storage-config " + storageConfig + ": ";
         Map<?, ?> root = StorageConfigFile.load("--storage-config", storageConfig);
         JobInfoStorageConfig storage = StorageConfigFile.check("--storage-config", storageConfig, root);
@@ -93,7 +74,7 @@ public final class CheckConfigCommand implements Callable<Integer> {
             out.put("dropInMode", mode);
             out.put("storeOpened", openStore);
             out.put("storeId", storeId);
-            OpsCommand.printJson(out(), out);
+            printJson(out);
         } else {
             out().println("ok: " + storageConfig + ": store " + storage.type() + " at " + storage.namespace()
                     + (storeId != null ? " (store id '" + storeId + "', opened and closed)" : "")
@@ -101,13 +82,5 @@ public final class CheckConfigCommand implements Callable<Integer> {
             out().flush();
         }
         return ExitCodes.OK;
-    }
-
-    private PrintWriter out() {
-        return spec.commandLine().getOut();
-    }
-
-    private PrintWriter err() {
-        return spec.commandLine().getErr();
     }
 }

@@ -6,6 +6,7 @@ import io.jobinfo.store.seatunnel.dropin.DropInMembers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * What {@code migrate --value-format seatunnel} checks of the members before it touches SeaTunnel's map, read from
@@ -24,12 +25,7 @@ final class DropInPresence {
      * @throws OpsException (exit 2, nothing changed) naming every member that does not run the drop-in
      */
     static void requireEverywhere(HazelcastInstance client) {
-        List<String> missing = new ArrayList<>();
-        for (Map.Entry<Member, String> e : modes(client).entrySet()) {
-            if (e.getValue() == null) {
-                missing.add(e.getKey().getAddress().toString());
-            }
-        }
+        List<String> missing = membersWhose(client, mode -> mode == null);
         if (!missing.isEmpty()) {
             throw new OpsException(ExitCodes.USAGE, "members " + missing + " do not run the jobinfo-store"
                     + " drop-in (no plugin jar in lib/, or no jobinfo-storage section); a member without it could"
@@ -45,18 +41,24 @@ final class DropInPresence {
      * @throws OpsException (exit 2, nothing changed) naming every active member and what to do
      */
     static void requireNoneActive(HazelcastInstance client) {
-        List<String> active = new ArrayList<>();
-        for (Map.Entry<Member, String> e : modes(client).entrySet()) {
-            if ("active".equals(e.getValue())) {
-                active.add(e.getKey().getAddress().toString());
-            }
-        }
+        List<String> active = membersWhose(client, "active"::equals);
         if (!active.isEmpty()) {
             throw new OpsException(ExitCodes.USAGE, "members " + active + " run the jobinfo-store drop-in"
                     + " in active mode, which moves inline jobs straight back to the store: restart every member with"
                     + " seatunnel.engine.jobinfo-dropin.mode: passive first (docs/seatunnel.md, removal); nothing was"
                     + " changed");
         }
+    }
+
+    /** The addresses of the members whose drop-in mode ({@code null}: no drop-in) {@code mode} accepts. */
+    private static List<String> membersWhose(HazelcastInstance client, Predicate<String> mode) {
+        List<String> out = new ArrayList<>();
+        for (Map.Entry<Member, String> e : modes(client).entrySet()) {
+            if (mode.test(e.getValue())) {
+                out.add(e.getKey().getAddress().toString());
+            }
+        }
+        return out;
     }
 
     private static Map<Member, String> modes(HazelcastInstance client) {

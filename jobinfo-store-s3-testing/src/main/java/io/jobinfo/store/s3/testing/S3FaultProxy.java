@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Predicate;
 
 /**
  * A fault injector: a TCP proxy on 127.0.0.1 in front of a real S3 server that forwards requests unchanged except
@@ -178,18 +179,7 @@ public final class S3FaultProxy implements AutoCloseable {
         } catch (IOException e) {
             beside = e;
         }
-        try {
-            server.close();
-        } catch (IOException ignored) {
-            // closed anyway
-        }
-        for (Socket s : open) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
+        closeListenerAndConnections();
         // Not beside the listener: once it and its connections are closed, until the port can be bound again.
         long deadline = System.nanoTime() + 2_000_000_000L;
         while (holder == null && System.nanoTime() < deadline) {
@@ -447,21 +437,45 @@ public final class S3FaultProxy implements AutoCloseable {
     private void forward(Socket client, InputStream in, List<String> head, boolean stripIfNoneMatch)
             throws IOException {
         forwarded.incrementAndGet();
+        String upstream = upstreamHead(head, name -> strippedHeaders.contains(name)
+                || stripIfNoneMatch && name.equals("if-none-match"));
+        try (Socket target = sendUpstream(upstream, in, null)) {
+            target.getInputStream().transferTo(client.getOutputStream());
+            client.getOutputStream().flush();
+        } catch (SocketException ignored) {
+            // one side closed
+        }
+    }
+
+    /** The request line and {@code head}'s headers but those {@code skip} names (lower case), then Connection: close. */
+    private static String upstreamHead(List<String> head, Predicate<String> skip) {
         StringBuilder sb = new StringBuilder(head.get(0)).append("\r\n");
         for (String h : head.subList(1, head.size())) {
             String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
-            if (name.equals("connection") || strippedHeaders.contains(name)
-                    || stripIfNoneMatch && name.equals("if-none-match")) {
-                continue;
+            if (!name.equals("connection") && !skip.test(name)) {
+                sb.append(h).append("\r\n");
             }
-            sb.append(h).append("\r\n");
         }
-        sb.append("Connection: close\r\n\r\n");
-        try (Socket target = new Socket(targetHost, targetPort)) {
+        return sb.append("Connection: close\r\n\r\n").toString();
+    }
+
+    /**
+     * Opens a connection to the target, sends it {@code upstreamHead}, answers {@code 100 Continue} to
+     * {@code continueTo} unless it is null, and copies the rest of {@code in} (the body) to the target in the
+     * background.
+     */
+    private Socket sendUpstream(String upstreamHead, InputStream in, Socket continueTo) throws IOException {
+        Socket target = new Socket(targetHost, targetPort);
+        try {
             open.add(target);
             OutputStream toTarget = target.getOutputStream();
-            toTarget.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
+            toTarget.write(upstreamHead.getBytes(StandardCharsets.ISO_8859_1));
             toTarget.flush();
+            if (continueTo != null) {
+                continueTo.getOutputStream().write("HTTP/1.1 100 Continue\r\n\r\n"
+                        .getBytes(StandardCharsets.ISO_8859_1));
+                continueTo.getOutputStream().flush();
+            }
             pool.execute(() -> {
                 try {
                     in.transferTo(toTarget);
@@ -469,10 +483,10 @@ public final class S3FaultProxy implements AutoCloseable {
                     // connection closed
                 }
             });
-            target.getInputStream().transferTo(client.getOutputStream());
-            client.getOutputStream().flush();
-        } catch (SocketException ignored) {
-            // one side closed
+            return target;
+        } catch (IOException | RuntimeException e) {
+            target.close();
+            throw e;
         }
     }
 
@@ -497,35 +511,12 @@ public final class S3FaultProxy implements AutoCloseable {
             throws IOException {
         forwarded.incrementAndGet();
         boolean expectContinue = false;
-        StringBuilder sb = new StringBuilder(head.get(0)).append("\r\n");
         for (String h : head.subList(1, head.size())) {
-            String name = h.substring(0, Math.max(0, h.indexOf(':'))).trim().toLowerCase(Locale.ROOT);
-            if (name.equals("expect")) {
-                expectContinue = h.toLowerCase(Locale.ROOT).contains("100-continue");
-                continue;
-            }
-            if (name.equals("connection")) {
-                continue;
-            }
-            sb.append(h).append("\r\n");
+            String lower = h.toLowerCase(Locale.ROOT);
+            expectContinue |= lower.startsWith("expect:") && lower.contains("100-continue");
         }
-        sb.append("Connection: close\r\n\r\n");
-        try (Socket target = new Socket(targetHost, targetPort)) {
-            open.add(target);
-            OutputStream toTarget = target.getOutputStream();
-            toTarget.write(sb.toString().getBytes(StandardCharsets.ISO_8859_1));
-            toTarget.flush();
-            if (expectContinue) {
-                client.getOutputStream().write("HTTP/1.1 100 Continue\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1));
-                client.getOutputStream().flush();
-            }
-            pool.execute(() -> {
-                try {
-                    in.transferTo(toTarget);
-                } catch (IOException ignored) {
-                    // connection closed
-                }
-            });
+        String upstream = upstreamHead(head, name -> name.equals("expect"));
+        try (Socket target = sendUpstream(upstream, in, expectContinue ? client : null)) {
             target.getInputStream().transferTo(OutputStream.nullOutputStream()); // the server carried it out
         } catch (SocketException ignored) {
             // one side closed
@@ -565,27 +556,28 @@ public final class S3FaultProxy implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        Socket holder = portHolder;
-        if (holder != null) {
-            try {
-                holder.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
+        closeQuietly(portHolder);
+        closeListenerAndConnections();
+        pool.shutdownNow();
+    }
+
+    /** Closes the listener and every connection open through it. */
+    private void closeListenerAndConnections() {
+        closeQuietly(server);
+        for (Socket s : open) {
+            closeQuietly(s);
+        }
+    }
+
+    private static void closeQuietly(java.io.Closeable c) {
+        if (c == null) {
+            return;
         }
         try {
-            server.close();
+            c.close();
         } catch (IOException ignored) {
             // closing anyway
         }
-        for (Socket s : open) {
-            try {
-                s.close();
-            } catch (IOException ignored) {
-                // closing anyway
-            }
-        }
-        pool.shutdownNow();
     }
 
 }

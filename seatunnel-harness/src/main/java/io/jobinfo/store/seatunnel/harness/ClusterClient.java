@@ -284,42 +284,26 @@ public final class ClusterClient implements AutoCloseable {
 
     /** {@code LocalMapStats} of {@code mapName} on every member, summed. */
     public MapFigures mapFigures(String mapName) {
-        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
-        Map<Member, Future<MapFigures>> futures = executor.submitToAllMembers(new RunningJobInfoProbe(mapName));
         MapFigures sum = MapFigures.ZERO;
-        for (Map.Entry<Member, Future<MapFigures>> e : futures.entrySet()) {
-            try {
-                sum = sum.plus(e.getValue().get(60, TimeUnit.SECONDS));
-            } catch (ExecutionException | TimeoutException ex) {
-                throw new IllegalStateException("cannot read LocalMapStats of " + mapName + " on " + e.getKey(), ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", ex);
-            }
+        for (MapFigures f : onEveryMember(new RunningJobInfoProbe(mapName), "the LocalMapStats of " + mapName)
+                .values()) {
+            sum = sum.plus(f);
         }
         return sum;
     }
 
     /** The drop-in counters of every member, by member port (see {@link DropInProbe}). */
     public Map<Integer, Map<String, Long>> dropInMetrics() {
-        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
-        Map<Member, Future<java.util.HashMap<String, Long>>> futures = executor.submitToAllMembers(new DropInProbe());
-        Map<Integer, Map<String, Long>> out = new java.util.TreeMap<>();
-        for (Map.Entry<Member, Future<java.util.HashMap<String, Long>>> e : futures.entrySet()) {
-            try {
-                out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
-            } catch (ExecutionException | TimeoutException ex) {
-                throw new IllegalStateException("cannot read the drop-in counters of " + e.getKey(), ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", ex);
-            }
-        }
-        return out;
+        return new java.util.TreeMap<>(onEveryMember(new DropInProbe(), "the drop-in counters"));
     }
 
     /** Runs {@code task} on every member; its answers by member port. */
     public <T> Map<Integer, T> onEveryMember(java.util.concurrent.Callable<T> task) {
+        return onEveryMember(task, "probe " + task);
+    }
+
+    /** {@code task}'s answers by member port; a member that fails or takes over 60 s fails the call, naming it. */
+    private <T> Map<Integer, T> onEveryMember(java.util.concurrent.Callable<T> task, String what) {
         IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
         Map<Member, Future<T>> futures = executor.submitToAllMembers(task);
         Map<Integer, T> out = new java.util.TreeMap<>();
@@ -327,7 +311,7 @@ public final class ClusterClient implements AutoCloseable {
             try {
                 out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
             } catch (ExecutionException | TimeoutException ex) {
-                throw new IllegalStateException("probe " + task + " failed on " + e.getKey(), ex);
+                throw new IllegalStateException("cannot read " + what + " on " + e.getKey(), ex);
             } catch (InterruptedException ex) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("interrupted", ex);

@@ -10,17 +10,15 @@ import java.util.Locale;
  * {@code JobImmutableInformation} (the logical DAG is almost all of it: about 250 B per table and 78 B per column).
  */
 public enum JobSize {
-    SMALL("small", "~10 KB", 1, 2),
-    MEDIUM("medium", "~200 KB", 110, 20),
-    LARGE("large", "~1.8 MB", 1000, 20);
+    SMALL("~10 KB", 1, 2),
+    MEDIUM("~200 KB", 110, 20),
+    LARGE("~1.8 MB", 1000, 20);
 
-    private final String id;
     private final String label;
     private final int tables;
     private final int columns;
 
-    JobSize(String id, String label, int tables, int columns) {
-        this.id = id;
+    JobSize(String label, int tables, int columns) {
         this.label = label;
         this.tables = tables;
         this.columns = columns;
@@ -28,7 +26,7 @@ public enum JobSize {
 
     /** The name on the command line and in the JSON: {@code small}, {@code medium}, {@code large}. */
     public String id() {
-        return id;
+        return name().toLowerCase(Locale.ROOT);
     }
 
     /** The approximate serialized size, for tables. */
@@ -58,7 +56,7 @@ public enum JobSize {
             }
             JobSize found = null;
             for (JobSize s : values()) {
-                if (s.id.equals(p)) {
+                if (s.id().equals(p)) {
                     found = s;
                 }
             }
