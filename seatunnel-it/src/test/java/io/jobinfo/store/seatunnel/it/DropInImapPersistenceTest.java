@@ -78,7 +78,8 @@ class DropInImapPersistenceTest {
      * 1% of the bytes SeaTunnel's own map store logs for the same jobs (each job's {@code JobInfo} inline, as
      * SeaTunnel's ProtoStuff serializer writes it: a lower bound of stock's record), every job's persisted record is
      * the reference, no store call ran on a partition thread, and after every member is killed at once and started
-     * again with the same configuration every job is RUNNING with the very bytes its client sent.
+     * again with the same configuration every job is RUNNING with the very bytes its client sent. A job submitted
+     * while the store is down is persisted in full (SeaTunnel's own record), and comes back RUNNING too.
      */
     @Test
     void theLogHoldsReferencesOnlyAndAFullRestartRestoresEveryJobWithItsBytes() throws Exception {
@@ -104,7 +105,9 @@ class DropInImapPersistenceTest {
             job.submit();
             expected.put(job.jobId(), "reference " + JobBytesProbe.sha256(bytes));
             sizes.put(job.jobId(), size);
-            stockBytes += protoStuff.serialize(new JobInfo(System.currentTimeMillis(), new HeapData(bytes))).length;
+            int record = protoStuff.serialize(new JobInfo(System.currentTimeMillis(), new HeapData(bytes))).length;
+            stockBytes += record;
+            REPORT.put("stockRecordBytes-" + size.id(), record);
         }
         for (long id : expected.keySet()) {
             client.awaitStatus(id, "RUNNING", Duration.ofSeconds(90));
@@ -133,15 +136,44 @@ class DropInImapPersistenceTest {
         Map<Integer, Object> threads = PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client);
         REPORT.put("storeThreads", threads);
 
+        // the store down at a submit: the blob cannot be written, so the job is persisted in full (SeaTunnel's own
+        // record), never not at all; the mover moves it once the store is back, and either way it survives the restart
+        Path aside = STORE.resolveSibling(STORE.getFileName() + "-aside");
+        Files.move(STORE, aside);
+        Files.writeString(STORE, "not a directory: the store is down");
+        long down;
+        String downBytes;
+        try {
+            Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-imap-down", 1, 2, true);
+            RecordedSubmit job = client.recorded(file, "dropin-imap-down", client.newJobId());
+            downBytes = JobBytesProbe.sha256(job.jobBytes());
+            job.submit();
+            down = job.jobId();
+            long[] record = client.onEveryMember(new ImapRecordProbe(mapDir.toString())).values().iterator().next()
+                    .get(down);
+            assertThat(record).as("persisted record of job %d, submitted while the store is down", down).isNotNull();
+            assertThat(record[0]).as("type of the persisted job data of job %d: SeaTunnel's own", down)
+                    .isNotEqualTo(DropInLocalStoreTest.REFERENCE_TYPE_ID);
+            REPORT.put("storeDownRecordBytes", record[2]);
+        } finally {
+            Files.delete(STORE);
+            Files.move(aside, STORE);
+        }
+
         long t0 = System.nanoTime();
         ST.cluster().killEveryMember();
         ClusterClient restarted = ST.restartEveryMember(Duration.ofSeconds(120));
         for (long id : expected.keySet()) {
             restarted.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
         }
+        restarted.awaitStatus(down, "RUNNING", Duration.ofSeconds(120));
         REPORT.put("killToEveryJobRunningMillis", (System.nanoTime() - t0) / 1_000_000);
         assertThat(restarted.jobBytes(new ArrayList<>(expected.keySet())))
                 .as("what the restarted cluster resolves each job to").isEqualTo(expected);
+        // inline if the kill came before the mover's retry, a reference after it: the client's bytes either way
+        assertThat(restarted.jobBytes(List.of(down)).get(down)).as("job %d after the restart", down)
+                .isIn("inline " + downBytes, "reference " + downBytes);
+        expected.put(down, "");
 
         for (long id : expected.keySet()) {
             restarted.cancelRunning(id);
