@@ -14,8 +14,15 @@ import io.jobinfo.store.seatunnel.it.cluster.ImapPersistence;
 import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.apache.seatunnel.engine.serializer.protobuf.ProtoStuffSerializer;
+import com.hazelcast.internal.serialization.Data;
+import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.spi.StoreNaming;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.IOException;
@@ -40,6 +47,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * configuration of {@code DropInLocalStoreTest}), to show what the factory changes: there the log grows by every
  * job's full bytes and the first assertion fails. Figures go to {@code target/seatunnel-it/imap-persistence.json}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DropInImapPersistenceTest {
 
     static final Path STORE = SeaTunnelClusterExtension.TARGET.resolve("DropInImapPersistenceTest-store")
@@ -49,6 +57,8 @@ class DropInImapPersistenceTest {
     static final boolean SEATUNNEL_FACTORY = "seatunnel".equals(System.getProperty("jobinfo.it.imap.factory"));
     static final JobSize[] JOBS = {JobSize.SMALL, JobSize.LARGE, JobSize.SMALL, JobSize.LARGE};
     static final Map<String, Object> REPORT = new LinkedHashMap<>();
+    /** The job bytes of test 1 by size, for the partition-hold measurement. */
+    static final Map<String, Data> JOB_DATA = new LinkedHashMap<>();
 
     static ClusterSpec spec() {
         deleteTree(STORE);
@@ -82,6 +92,7 @@ class DropInImapPersistenceTest {
      * while the store is down is persisted in full (SeaTunnel's own record), and comes back RUNNING too.
      */
     @Test
+    @Order(1)
     void theLogHoldsReferencesOnlyAndAFullRestartRestoresEveryJobWithItsBytes() throws Exception {
         ClusterClient client = ST.client();
         ClusterClient.await(() -> client.dropInMetrics().values().stream()
@@ -107,6 +118,7 @@ class DropInImapPersistenceTest {
             sizes.put(job.jobId(), size);
             int record = protoStuff.serialize(new JobInfo(System.currentTimeMillis(), new HeapData(bytes))).length;
             stockBytes += record;
+            JOB_DATA.putIfAbsent(size.id(), new HeapData(bytes));
             REPORT.put("stockRecordBytes-" + size.id(), record);
         }
         for (long id : expected.keySet()) {
@@ -181,6 +193,31 @@ class DropInImapPersistenceTest {
         for (long id : expected.keySet()) {
             restarted.awaitCanceledAfterMemberLoss(id, Duration.ofSeconds(60)).recordIfFailed(REPORT);
         }
+    }
+
+    /**
+     * The partition-thread hold of SeaTunnel's put of a new job with this factory, which waits there for the job's blob
+     * (and then logs the reference) in place of SeaTunnel's log write of the whole job: {@link PartitionHoldMeasurement}
+     * ({@code -Djobinfo.it.hold.rounds}, 100 by default), figures to
+     * {@code target/seatunnel-it/partition-hold-local-imap-dropin-factory.{json,md}} ({@code -seatunnel-factory} with
+     * SeaTunnel's factory); no timed assertion. Long mode only.
+     */
+    @Test
+    @Order(2)
+    @EnabledIfSystemProperty(named = "jobinfo.it.long", matches = "true",
+            disabledReason = "a measurement of 100 rounds per job size: runs with -Djobinfo.it.long=true")
+    void theHoldOfAPutWithTheFactoryIsMeasured() {
+        assertThat(JOB_DATA).hasSize(2);
+        int rounds = Integer.getInteger("jobinfo.it.hold.rounds", 100);
+        PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(ST.client(),
+                SEATUNNEL_FACTORY ? "local-imap-seatunnel-factory" : "local-imap-dropin-factory",
+                "local store (" + STORE + "), SeaTunnel IMap persistence (imap-storage-file, file:///) through "
+                        + (SEATUNNEL_FACTORY ? ImapPersistence.SEATUNNEL_FACTORY : ImapPersistence.DROP_IN_FACTORY),
+                JOB_DATA, rounds,
+                id -> java.nio.file.Files.exists(STORE.resolve(StoreNaming.blobName(id))));
+        PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
+        REPORT.put("partitionHold", result.rows());
+        REPORT.put("storeThreadsAfterHold", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(ST.client()));
     }
 
     private static void deleteTree(Path dir) {
