@@ -118,8 +118,8 @@ final class BlobFirstPersist {
      * deadline for all); the jobs missing from the answer are persisted as they are.
      */
     Map<Long, JobInfo> referencesFor(Map<Long, JobInfo> inline) {
-        if (inline.isEmpty()) {
-            return Collections.emptyMap();
+        if (inline.isEmpty() || waitMillis == 0) {
+            return Collections.emptyMap(); // 0: the operator asked for SeaTunnel's own records
         }
         final DropInService service = DropInService.forInstance(instance);
         String no = refusal(service);

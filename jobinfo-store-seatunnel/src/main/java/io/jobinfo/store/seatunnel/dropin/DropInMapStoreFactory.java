@@ -25,7 +25,10 @@ public final class DropInMapStoreFactory implements MapStoreFactory<Object, Obje
     public static final String SEATUNNEL_FACTORY = "org.apache.seatunnel.engine.server.persistence.FileMapStoreFactory";
     /** Optional property: the class of the factory whose map stores are wrapped. */
     public static final String DELEGATE_KEY = "jobinfo.delegate-factory-class-name";
-    /** Optional property: how long a persist of a new job waits for its blob, in milliseconds (0 to 60000). */
+    /**
+     * Optional property: how long a persist of a new job waits for its blob, in milliseconds (0 to 60000; 0 writes no
+     * blob there and persists every new job in full, as SeaTunnel's factory does).
+     */
     public static final String WAIT_KEY = "jobinfo.blob-wait-millis";
     static final long DEFAULT_WAIT_MILLIS = 1000;
     static final long MAX_WAIT_MILLIS = 60_000;
