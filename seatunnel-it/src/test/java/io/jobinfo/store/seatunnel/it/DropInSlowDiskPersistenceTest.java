@@ -42,78 +42,66 @@ class DropInSlowDiskPersistenceTest {
 
     @Test
     void aJobWhoseBlobStallsIsPersistedInFullThenAsItsReferenceAndSurvivesARestart() throws Exception {
-        SlowDisk disk = SlowDisk.mount(DIR.resolve("backing"), DIR.resolve("fuse"));
-        SeaTunnelProcessCluster cluster = null;
-        ClusterClient client = null;
-        try {
-            Path store = disk.mountPoint().resolve("store");
-            Path imap = DIR.resolve("imap-" + System.nanoTime());
-            ClusterSpec stock = ClusterSpec.stock("st-slowimap", 1);
-            ClusterSpec spec = stock.withEngineYaml(DropInChecks.storageYaml(store))
-                    .withHazelcastYaml(ImapPersistence.hazelcastYaml(imap, stock.clusterName(),
-                            ImapPersistence.DROP_IN_FACTORY))
-                    .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
-                    .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2"));
-            cluster = new SeaTunnelProcessCluster(spec, DIR.resolve("cluster")).start(1);
-            client = started(cluster, spec);
-            Thread.sleep(3000); // the map store reads the members' drop-in modes once a second
-            String mapDir = ImapPersistence.mapDir(imap, stock.clusterName(), ClusterClient.RUNNING_JOB_INFO)
-                    .toString();
+        // a store and a log of this run's own: an earlier run's store belongs to that run's cluster (another name)
+        long run = System.nanoTime();
+        Path imap = DIR.resolve("imap-" + run);
+        ClusterSpec stock = ClusterSpec.stock("st-slowimap", 1);
+        String mapDir = ImapPersistence.mapDir(imap, stock.clusterName(), ClusterClient.RUNNING_JOB_INFO).toString();
+        try (SlowDisk disk = SlowDisk.mount(DIR.resolve("backing"), DIR.resolve("fuse"));
+             SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(stock
+                     .withEngineYaml(DropInChecks.storageYaml(disk.mountPoint().resolve("store-" + run)))
+                     .withHazelcastYaml(ImapPersistence.hazelcastYaml(imap, stock.clusterName(),
+                             ImapPersistence.DROP_IN_FACTORY))
+                     .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
+                     .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2")), DIR.resolve("cluster"))) {
+            cluster.start(1);
+            RecordedSubmit healthy;
+            RecordedSubmit stalled;
+            Map<Long, String> sent = new java.util.HashMap<>();
+            try (ClusterClient client = started(cluster)) {
+                Thread.sleep(3000); // the map store reads the members' drop-in modes once a second
+                healthy = client.recorded(FakeJobs.write(DIR.resolve("jobs"), "healthy", 10, 20, true),
+                        "slowimap-healthy", client.newJobId());
+                sent.put(healthy.jobId(), "reference " + JobBytesProbe.sha256(healthy.jobBytes()));
+                healthy.submit();
+                assertThat(record(client, mapDir, healthy.jobId())[0])
+                        .as("a healthy store: the reference is persisted").isEqualTo(DropInLocalStoreTest.REFERENCE_TYPE_ID);
 
-            RecordedSubmit healthy = client.recorded(FakeJobs.write(DIR.resolve("jobs"), "healthy", 10, 20, true),
-                    "slowimap-healthy", client.newJobId());
-            String healthyBytes = JobBytesProbe.sha256(healthy.jobBytes());
-            healthy.submit();
-            assertThat(record(client, mapDir, healthy.jobId())[0]).as("a healthy store: the reference is persisted")
-                    .isEqualTo(DropInLocalStoreTest.REFERENCE_TYPE_ID);
-
-            disk.stall();
-            RecordedSubmit stalled = client.recorded(FakeJobs.write(DIR.resolve("jobs"), "stalled", 100, 20, true),
-                    "slowimap-stalled", client.newJobId());
-            String stalledBytes = JobBytesProbe.sha256(stalled.jobBytes());
-            stalled.submit(); // returns: the persist waited for the blob only up to its bound
-            long[] full = record(client, mapDir, stalled.jobId());
-            assertThat(full[0]).as("the disk stalls: SeaTunnel's own record of the job")
-                    .isNotEqualTo(DropInLocalStoreTest.REFERENCE_TYPE_ID);
-            assertThat(full[2]).as("bytes of that record").isGreaterThan(100_000);
-            client.awaitStatus(stalled.jobId(), "RUNNING", Duration.ofSeconds(90));
-            assertThat(cluster.logTail(0, 2_000_000)).as("the member's log says why")
-                    .contains("persisted in full: its blob was not stored within 1000 ms");
-
-            disk.release();
-            DropInChecks.awaitReference(client, stalled.jobId());
-            ClusterClient c = client;
-            ClusterClient.await(() -> record(c, mapDir, stalled.jobId())[0] == DropInLocalStoreTest.REFERENCE_TYPE_ID,
-                    Duration.ofSeconds(30), () -> "the log's last record of the moved job is not its reference");
-
-            client.close();
-            client = null;
+                disk.stall();
+                try {
+                    stalled = client.recorded(FakeJobs.write(DIR.resolve("jobs"), "stalled", 100, 20, true),
+                            "slowimap-stalled", client.newJobId());
+                    sent.put(stalled.jobId(), "reference " + JobBytesProbe.sha256(stalled.jobBytes()));
+                    stalled.submit(); // returns: the persist waited for the blob only up to its bound
+                    long[] full = record(client, mapDir, stalled.jobId());
+                    assertThat(full[0]).as("the disk stalls: SeaTunnel's own record of the job")
+                            .isNotEqualTo(DropInLocalStoreTest.REFERENCE_TYPE_ID);
+                    assertThat(full[2]).as("bytes of that record").isGreaterThan(100_000);
+                    client.awaitStatus(stalled.jobId(), "RUNNING", Duration.ofSeconds(90));
+                    assertThat(cluster.logTail(0, 2_000_000)).as("the member's log says why")
+                            .contains("persisted in full: its blob was not stored within 1000 ms");
+                } finally {
+                    disk.release();
+                }
+                DropInChecks.awaitReference(client, stalled.jobId());
+                ClusterClient.await(() -> record(client, mapDir, stalled.jobId())[0]
+                                == DropInLocalStoreTest.REFERENCE_TYPE_ID, Duration.ofSeconds(30),
+                        () -> "the log's last record of the moved job is not its reference");
+            }
             cluster.kill(0);
             cluster.restart(0);
-            client = started(cluster, spec);
-            for (long id : new long[] {healthy.jobId(), stalled.jobId()}) {
-                client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+            try (ClusterClient client = started(cluster)) {
+                for (long id : new long[] {healthy.jobId(), stalled.jobId()}) {
+                    client.awaitStatus(id, "RUNNING", Duration.ofSeconds(120));
+                }
+                assertThat(client.jobBytes(List.copyOf(sent.keySet()))).as("the jobs' bytes after the restart")
+                        .isEqualTo(sent);
             }
-            assertThat(client.jobBytes(List.of(healthy.jobId(), stalled.jobId()))).isEqualTo(Map.of(
-                    healthy.jobId(), "reference " + healthyBytes, stalled.jobId(), "reference " + stalledBytes));
-        } finally {
-            if (client != null) {
-                client.close();
-            }
-            try {
-                disk.release();
-            } catch (RuntimeException ignored) {
-                // closed below anyway
-            }
-            if (cluster != null) {
-                cluster.close();
-            }
-            disk.close();
         }
     }
 
-    private static ClusterClient started(SeaTunnelProcessCluster cluster, ClusterSpec spec) {
-        ClusterClient c = new ClusterClient(spec);
+    private static ClusterClient started(SeaTunnelProcessCluster cluster) {
+        ClusterClient c = new ClusterClient(cluster.spec());
         ClusterClient.await(() -> c.members().size() == 1 || cluster.aliveMembers().isEmpty(),
                 Duration.ofSeconds(120), () -> "the member did not start: " + cluster.logTail(0, 4000));
         assertThat(c.members()).hasSize(1);
