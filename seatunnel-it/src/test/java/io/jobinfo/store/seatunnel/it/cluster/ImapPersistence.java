@@ -18,22 +18,35 @@ public final class ImapPersistence {
 
     private ImapPersistence() {}
 
+    /** SeaTunnel's map-store factory, the one of its deployment docs. */
+    public static final String SEATUNNEL_FACTORY = "org.apache.seatunnel.engine.server.persistence.FileMapStoreFactory";
+    /** The drop-in's factory, which wraps SeaTunnel's and persists a new job's reference instead of the job. */
+    public static final String DROP_IN_FACTORY = "io.jobinfo.store.seatunnel.dropin.DropInMapStoreFactory";
+
     /** The hazelcast.yaml lines (under {@code hazelcast:}) for a namespace directory and SeaTunnel cluster name. */
     public static String hazelcastYaml(Path namespace, String clusterName) {
+        return hazelcastYaml(namespace, clusterName, SEATUNNEL_FACTORY);
+    }
+
+    /**
+     * The same lines naming {@code factoryClassName} (SeaTunnel's or the drop-in's: the properties are the same) as the
+     * map store's factory.
+     */
+    public static String hazelcastYaml(Path namespace, String clusterName, String factoryClassName) {
         return """
                 map:
                   engine*:
                     map-store:
                       enabled: true
                       initial-mode: EAGER
-                      factory-class-name: org.apache.seatunnel.engine.server.persistence.FileMapStoreFactory
+                      factory-class-name: %s
                       properties:
                         type: hdfs
                         namespace: %s
                         clusterName: %s
                         storage.type: hdfs
                         fs.defaultFS: file:///
-                """.formatted(namespace.toAbsolutePath(), clusterName);
+                """.formatted(factoryClassName, namespace.toAbsolutePath(), clusterName);
     }
 
     /** Where the WAL files of {@code mapName} are. */
