@@ -141,18 +141,29 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                         + "'; give one of them another jobinfo-storage.store-id");
             }
         }
-        this.cache = new JobCache<>(b.cacheConfig);
-        this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
-        this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
-                b.mapName, meters, b.readVerification);
+        this.claimWaitNanos = b.claimWait.toNanos();
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
-        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
-                b.restorePrefetchBytes, b.store, b.restoreOutageWait);
-        this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
-        this.claimWaitNanos = b.claimWait.toNanos();
+        // before anything that close() releases: a refused build has no registry that could be closed
         claimNamespace(b);
-        this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
+        this.cache = new JobCache<>(b.cacheConfig);
+        CacheInvalidator listening = null;
+        try {
+            this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
+            this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
+                    b.mapName, meters, b.readVerification);
+            this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
+                    b.restorePrefetchBytes, b.store, b.restoreOutageWait);
+            listening = new CacheInvalidator(b.hazelcast, map.imap(), cache);
+            this.invalidator = listening;
+            this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
+        } catch (RuntimeException | Error e) {
+            if (listening != null) {
+                listening.close();
+            }
+            cache.close(); // releases the cache clock
+            throw e;
+        }
     }
 
     /**
