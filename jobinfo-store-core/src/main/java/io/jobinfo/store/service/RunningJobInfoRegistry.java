@@ -615,7 +615,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> restoreParallelism(int parallelism) {
             this.restoreParallelism = properties.set("restoreParallelism",
-                    SetOnce.within("restore parallelism", parallelism, 1, 256));
+                    SetOnce.within("restoreParallelism", parallelism, 1, 256));
             return this;
         }
 
@@ -646,7 +646,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> restorePrefetch(long maxBytes) {
             if (maxBytes < 0) {
-                throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
+                throw new IllegalArgumentException("restorePrefetch must be 0 (off) or more bytes, not " + maxBytes);
             }
             this.restorePrefetchBytes = properties.set("restorePrefetch", maxBytes);
             return this;
@@ -664,8 +664,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * @throws IllegalArgumentException a negative duration
          */
         public Builder<T> restoreOutageWait(Duration wait) {
-            if (Objects.requireNonNull(wait, "wait").isNegative()) {
-                throw new IllegalArgumentException("restore outage wait must not be negative: " + wait);
+            if (Objects.requireNonNull(wait, "restoreOutageWait").isNegative()) {
+                throw new IllegalArgumentException("restoreOutageWait must be zero (report at once) or more, not "
+                        + wait);
             }
             this.restoreOutageWait = properties.set("restoreOutageWait", wait);
             return this;
@@ -692,8 +693,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * go before it fails with {@link JobIdClaimedException}; default 10 s. Zero fails at once.
          */
         public Builder<T> claimWait(Duration wait) {
-            if (wait.isNegative()) {
-                throw new IllegalArgumentException("claim wait must not be negative: " + wait);
+            if (Objects.requireNonNull(wait, "claimWait").isNegative()) {
+                throw new IllegalArgumentException("claimWait must be zero (fail at once) or more, not " + wait);
             }
             this.claimWait = properties.set("claimWait", wait);
             return this;
