@@ -9,6 +9,7 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.OutcomeUnknownException;
+import io.jobinfo.store.values.SetOnce;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
@@ -450,8 +451,12 @@ public final class ReferenceWrite {
         }
     }
 
-    /** Configures a {@link ReferenceWrite}. */
+    /**
+     * Configures a {@link ReferenceWrite}. Each property can be set once: a second set throws
+     * {@link IllegalStateException} naming it and its value.
+     */
     public static final class Builder {
+        private final SetOnce properties = new SetOnce("ReferenceWrite.Builder");
         private final JobInfoStore store;
         private final DeleteClaims claims;
         private boolean replaceUnreferencedConflicts;
@@ -469,25 +474,25 @@ public final class ReferenceWrite {
          * nothing references: delete it (through {@link BlobDeletion}) and write this one. Default: a conflict.
          */
         public Builder replaceUnreferencedConflicts() {
-            this.replaceUnreferencedConflicts = true;
+            this.replaceUnreferencedConflicts = properties.set("replaceUnreferencedConflicts", true);
             return this;
         }
 
         /** Read the blob back at {@code level} before the compare-and-set. Default: no read-back. */
         public Builder readBack(ReadVerification level) {
-            this.readBack = Objects.requireNonNull(level, "level");
+            this.readBack = properties.set("readBack", Objects.requireNonNull(level, "readBack"));
             return this;
         }
 
         /** The seams told of every write's steps, unless {@link #write} is given its own. Default: none. */
         public Builder steps(Steps steps) {
-            this.steps = Objects.requireNonNull(steps, "steps");
+            this.steps = properties.set("steps", Objects.requireNonNull(steps, "steps"));
             return this;
         }
 
         /** Told before each delete of a blob this write cleans up (for the writer's log and cache). Default: none. */
         public Builder deletionSteps(BlobDeletion.Steps deletes) {
-            this.deletes = Objects.requireNonNull(deletes, "deletes");
+            this.deletes = properties.set("deletionSteps", Objects.requireNonNull(deletes, "deletionSteps"));
             return this;
         }
 

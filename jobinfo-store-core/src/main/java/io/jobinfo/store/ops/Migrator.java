@@ -642,7 +642,7 @@ public final class Migrator {
 
         /** Compare-and-set attempts per entry when the entry keeps changing; default 3. */
         public Builder maxAttempts(int attempts) {
-            this.maxAttempts = properties.set("maxAttempts", SetOnce.within("attempts", attempts, 1, 100));
+            this.maxAttempts = properties.set("maxAttempts", SetOnce.within("maxAttempts", attempts, 1, 100));
             return this;
         }
 

@@ -141,18 +141,29 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                         + "'; give one of them another jobinfo-storage.store-id");
             }
         }
-        this.cache = new JobCache<>(b.cacheConfig);
-        this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
-        this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
-                b.mapName, meters, b.readVerification);
+        this.claimWaitNanos = b.claimWait.toNanos();
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
-        this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
-                b.restorePrefetchBytes, b.store, b.restoreOutageWait);
-        this.invalidator = new CacheInvalidator(b.hazelcast, map.imap(), cache);
-        this.claimWaitNanos = b.claimWait.toNanos();
+        // before anything that close() releases: a refused build has no registry that could be closed
         claimNamespace(b);
-        this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
+        this.cache = new JobCache<>(b.cacheConfig);
+        CacheInvalidator listening = null;
+        try {
+            this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
+            this.resolver = new JobResolver<>(Collections.unmodifiableMap(new LinkedHashMap<>(byId)), codec,
+                    b.mapName, meters, b.readVerification);
+            this.restorer = new RegistryRestorer<>(map, cache, resolver, meters, restoreParallelism,
+                    b.restorePrefetchBytes, b.store, b.restoreOutageWait);
+            listening = new CacheInvalidator(b.hazelcast, map.imap(), cache);
+            this.invalidator = listening;
+            this.lossMonitor = b.watchPartitionLoss ? PartitionLossMonitor.install(b.hazelcast, b.mapName) : null;
+        } catch (RuntimeException | Error e) {
+            if (listening != null) {
+                listening.close();
+            }
+            cache.close(); // releases the cache clock
+            throw e;
+        }
     }
 
     /**
@@ -604,7 +615,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> restoreParallelism(int parallelism) {
             this.restoreParallelism = properties.set("restoreParallelism",
-                    SetOnce.within("restore parallelism", parallelism, 1, 256));
+                    SetOnce.within("restoreParallelism", parallelism, 1, 256));
             return this;
         }
 
@@ -635,7 +646,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> restorePrefetch(long maxBytes) {
             if (maxBytes < 0) {
-                throw new IllegalArgumentException("restore prefetch bytes must be at least 0: " + maxBytes);
+                throw new IllegalArgumentException("restorePrefetch must be 0 (off) or more bytes, not " + maxBytes);
             }
             this.restorePrefetchBytes = properties.set("restorePrefetch", maxBytes);
             return this;
@@ -653,8 +664,9 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * @throws IllegalArgumentException a negative duration
          */
         public Builder<T> restoreOutageWait(Duration wait) {
-            if (Objects.requireNonNull(wait, "wait").isNegative()) {
-                throw new IllegalArgumentException("restore outage wait must not be negative: " + wait);
+            if (Objects.requireNonNull(wait, "restoreOutageWait").isNegative()) {
+                throw new IllegalArgumentException("restoreOutageWait must be zero (report at once) or more, not "
+                        + wait);
             }
             this.restoreOutageWait = properties.set("restoreOutageWait", wait);
             return this;
@@ -681,8 +693,8 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          * go before it fails with {@link JobIdClaimedException}; default 10 s. Zero fails at once.
          */
         public Builder<T> claimWait(Duration wait) {
-            if (wait.isNegative()) {
-                throw new IllegalArgumentException("claim wait must not be negative: " + wait);
+            if (Objects.requireNonNull(wait, "claimWait").isNegative()) {
+                throw new IllegalArgumentException("claimWait must be zero (fail at once) or more, not " + wait);
             }
             this.claimWait = properties.set("claimWait", wait);
             return this;

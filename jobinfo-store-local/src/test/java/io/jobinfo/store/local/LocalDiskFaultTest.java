@@ -1,5 +1,7 @@
 package io.jobinfo.store.local;
 
+import static io.jobinfo.store.local.SlowDisk.bounded;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,7 +27,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.function.ThrowingSupplier;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -485,43 +486,5 @@ class LocalDiskFaultTest {
             return;
         }
         throw new AssertionError("the tmpfs never filled up");
-    }
-
-    /**
-     * Runs {@code call} with a bound that only catches a hang, on a thread of its own that is NOT interrupted when the
-     * bound passes (JUnit's preemptive timeout would interrupt it, and interrupting a thread blocked on a stalled disk
-     * blocks the interrupter: see the test of that). Returns what the call returns and throws what it throws.
-     */
-    static <T> T bounded(ThrowingSupplier<T> call) {
-        AtomicReference<T> result = new AtomicReference<>();
-        AtomicReference<Throwable> failure = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                result.set(call.get());
-            } catch (Throwable e) {
-                failure.set(e);
-            }
-        }, "bounded-store-call");
-        t.setDaemon(true);
-        t.start();
-        try {
-            t.join(NO_HANG.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted while waiting for a store call", e);
-        }
-        if (t.isAlive()) {
-            throw new AssertionError("a store call did not return within " + NO_HANG + " (a hang; its thread is left"
-                    + " alone, since interrupting a thread blocked on a disk blocks the interrupter)");
-        }
-        if (failure.get() != null) {
-            throw LocalDiskFaultTest.<RuntimeException>sneaky(failure.get());
-        }
-        return result.get();
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <E extends Throwable> E sneaky(Throwable e) throws E {
-        throw (E) e;
     }
 }

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.function.ThrowingSupplier;
 
 /**
  * A real slow disk for the local store's tests: a {@link DelayingFuseFs} over a backing directory, mounted by a child
@@ -33,6 +35,9 @@ import java.util.concurrent.TimeUnit;
  * leaves no mount behind. The child also unmounts and exits by itself when the test JVM goes away (its stdin ends).
  */
 public final class SlowDisk implements AutoCloseable {
+
+    /** How long {@link #bounded} waits for a call before it reports a hang. */
+    public static final long CALL_BOUND_SECONDS = 120;
 
     private static final long BOUND_SECONDS = 30;
 
@@ -282,5 +287,45 @@ public final class SlowDisk implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+
+    /**
+     * Runs {@code call} with a bound that only catches a hang, on a thread of its own that is NOT interrupted when the
+     * bound passes (JUnit's preemptive timeout would interrupt it, and interrupting a thread blocked on a stalled disk
+     * blocks the interrupter: see LocalDiskFaultTest). The bound is {@value #CALL_BOUND_SECONDS} seconds. Returns what the
+     * call returns and throws what it throws.
+     */
+    public static <T> T bounded(ThrowingSupplier<T> call) {
+        AtomicReference<T> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                result.set(call.get());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        }, "bounded-store-call");
+        t.setDaemon(true);
+        t.start();
+        try {
+            t.join(TimeUnit.SECONDS.toMillis(CALL_BOUND_SECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while waiting for a store call", e);
+        }
+        if (t.isAlive()) {
+            throw new AssertionError("a store call did not return within " + CALL_BOUND_SECONDS
+                    + " s (a hang; its thread is left alone, since interrupting a thread blocked on a disk blocks the interrupter)");
+        }
+        if (failure.get() != null) {
+            throw SlowDisk.<RuntimeException>sneaky(failure.get());
+        }
+        return result.get();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E sneaky(Throwable e) throws E {
+        throw (E) e;
     }
 }

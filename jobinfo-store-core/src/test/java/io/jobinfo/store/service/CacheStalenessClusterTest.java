@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.hazelcast.cluster.Address;
+import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.MapService;
@@ -13,9 +14,8 @@ import com.hazelcast.spi.impl.AbstractDistributedObject;
 import com.hazelcast.spi.impl.eventservice.EventRegistration;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.testing.HazelcastTestCluster;
@@ -25,8 +25,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,34 +41,40 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class CacheStalenessClusterTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
-    private static final JobGenerator GENERATOR = new JobGenerator(77);
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
+    private static final TestJobGenerator GENERATOR = new TestJobGenerator(77);
     /** Slack for the awaits on top of the stated bound: a loaded build machine, the cluster's own calls. */
     private static final Duration SLACK = Duration.ofSeconds(2);
 
     @TempDir
     Path dir;
 
-    private HazelcastTestCluster cluster;
+    /** One cluster for the class: each test has maps of its own, destroyed after it. */
+    private static HazelcastTestCluster cluster;
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
-    @BeforeEach
-    void start() {
+    @BeforeAll
+    static void start() {
         cluster = new HazelcastTestCluster(3);
     }
 
-    @AfterEach
-    void stop() throws Exception {
-        for (int i = closeables.size() - 1; i >= 0; i--) {
-            closeables.get(i).close();
-        }
+    @AfterAll
+    static void stop() {
         cluster.close();
     }
 
-    private RunningJobInfoRegistry<JobImmutableInformation> registry(HazelcastInstance member, String map,
+    @AfterEach
+    void close() throws Exception {
+        for (int i = closeables.size() - 1; i >= 0; i--) {
+            closeables.get(i).close();
+        }
+        cluster.master().getDistributedObjects().forEach(DistributedObject::destroy);
+    }
+
+    private RunningJobInfoRegistry<TestJob> registry(HazelcastInstance member, String map,
                                                                     CacheConfig cache) throws Exception {
         JobInfoStore store = LocalJobInfoStore.open(dir.resolve("store"), null, true, true);
-        RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry.builder(member, store, CODEC)
+        RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry.builder(member, store, CODEC)
                 .mapName(map).cache(cache)
                 // no partition-lost listener: loseEventsOf counts the map's listener registrations of the member
                 .watchPartitionLoss(false).build();
@@ -99,18 +106,18 @@ class CacheStalenessClusterTest {
     void aRemovedOrReplacedJobStopsBeingServedWithinTheBoundWhenItsInvalidationIsLost() throws Exception {
         Duration bound = Duration.ofSeconds(5); // the default cache.max-staleness
         String map = "lost-events";
-        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+        RunningJobInfoRegistry<TestJob> writer = registry(cluster.master(), map,
                 CacheConfig.defaults());
-        JobImmutableInformation removed = GENERATOR.generate(13, 20_000);
-        JobImmutableInformation before = GENERATOR.generate(12, 20_000);
-        JobImmutableInformation after = GENERATOR.generate(12, 30_000);
+        TestJob removed = GENERATOR.generate(13, 20_000);
+        TestJob before = GENERATOR.generate(12, 20_000);
+        TestJob after = GENERATOR.generate(12, 30_000);
         writer.submit(13, removed);
         writer.submit(12, before);
         // The reader starts listening only now: the add events of these two submits went out before its listener
         // existed. Had it listened already, an add event delivered after its first reads (events are asynchronous;
         // fresh-clone CI at 4cdbd0c) would have invalidated what it had just cached, rightly, and the check below
         // would have found nothing stale to serve.
-        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+        RunningJobInfoRegistry<TestJob> reader = registry(cluster.nonMaster(), map,
                 CacheConfig.defaults());
         // the cache's own clock (CoarseTicker): an entry's age is counted on it, and a starved clock thread can lag
         // wall time by more than the bound's last second (fresh-clone CI under -T 2: the wall-clock guard passed,
@@ -125,8 +132,8 @@ class CacheStalenessClusterTest {
         writer.remove(12);
         writer.submit(12, after);
         long changedAt = System.nanoTime();
-        Optional<JobImmutableInformation> twelve = reader.get(12);
-        Optional<JobImmutableInformation> thirteen = reader.get(13);
+        Optional<TestJob> twelve = reader.get(12);
+        Optional<TestJob> thirteen = reader.get(13);
         boolean freshOnTheCacheClock = cacheClock.read() - loadedAtCacheClock < bound.toNanos();
         CoarseTicker.release(cacheClock);
         if (freshOnTheCacheClock) {
@@ -158,12 +165,12 @@ class CacheStalenessClusterTest {
     void aPointerPutStraightIntoTheMapOnAnotherMemberIsPickedUpWithinTheBound() throws Exception {
         Duration bound = Duration.ofSeconds(1);
         String map = "direct-put";
-        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+        RunningJobInfoRegistry<TestJob> writer = registry(cluster.master(), map,
                 CacheConfig.defaults());
-        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+        RunningJobInfoRegistry<TestJob> reader = registry(cluster.nonMaster(), map,
                 withStaleness(bound));
-        JobImmutableInformation first = GENERATOR.generate(40, 20_000);
-        JobImmutableInformation second = GENERATOR.generate(40, 25_000);
+        TestJob first = GENERATOR.generate(40, 20_000);
+        TestJob second = GENERATOR.generate(40, 25_000);
         writer.submit(40, first);
         assertThat(reader.get(40)).contains(first);
         loseEventsOf(cluster.nonMaster(), map);
@@ -179,11 +186,11 @@ class CacheStalenessClusterTest {
     @Test
     void aStalenessOfZeroConfirmsEveryReadWithTheMap() throws Exception {
         String map = "zero-staleness";
-        RunningJobInfoRegistry<JobImmutableInformation> writer = registry(cluster.master(), map,
+        RunningJobInfoRegistry<TestJob> writer = registry(cluster.master(), map,
                 CacheConfig.defaults());
-        RunningJobInfoRegistry<JobImmutableInformation> reader = registry(cluster.nonMaster(), map,
+        RunningJobInfoRegistry<TestJob> reader = registry(cluster.nonMaster(), map,
                 withStaleness(Duration.ZERO));
-        JobImmutableInformation job = GENERATOR.generate(50, 20_000);
+        TestJob job = GENERATOR.generate(50, 20_000);
         writer.submit(50, job);
         assertThat(reader.get(50)).contains(job);
         loseEventsOf(cluster.nonMaster(), map);

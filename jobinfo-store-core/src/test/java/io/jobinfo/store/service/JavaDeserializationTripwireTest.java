@@ -14,10 +14,8 @@ import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
-import io.jobinfo.store.it.MemberMain;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.lifecycle.OrphanRule;
 import io.jobinfo.store.ops.Verifier;
@@ -47,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class JavaDeserializationTripwireTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
     private static final long HOSTILE = 666;
     private static final long GOOD = 7;
 
@@ -59,7 +57,12 @@ class JavaDeserializationTripwireTest {
     private LocalJobInfoStore store;
 
     @BeforeEach
-    void start() throws Exception {
+    void resetTripwire() {
+        Tripwire.DESERIALIZED.set(0);
+    }
+
+    /** Two members and a client (only the test of the map value needs them). */
+    private void start() throws Exception {
         cluster = new HazelcastTestCluster(2);
         ClientConfig cc = new ClientConfig();
         cc.setClusterName(cluster.clusterName());
@@ -71,7 +74,6 @@ class JavaDeserializationTripwireTest {
         client = HazelcastClient.newHazelcastClient(JobInfoSerialization.configure(
                 JavaDeserializationFilter.restrict(cc)));
         store = LocalJobInfoStore.open(dir.resolve("store"), null, true, true);
-        Tripwire.DESERIALIZED.set(0);
     }
 
     @AfterEach
@@ -82,7 +84,9 @@ class JavaDeserializationTripwireTest {
         if (store != null) {
             store.close();
         }
-        cluster.close();
+        if (cluster != null) {
+            cluster.close();
+        }
     }
 
     @Test
@@ -99,10 +103,11 @@ class JavaDeserializationTripwireTest {
 
     @Test
     void aJavaSerializedMapValueIsNeverInstantiatedAndEveryReaderNamesTheJob() throws Exception {
+        start();
         HazelcastInstance member = cluster.master();
-        try (RunningJobInfoRegistry<JobImmutableInformation> registry =
+        try (RunningJobInfoRegistry<TestJob> registry =
                      RunningJobInfoRegistry.builder(member, store, CODEC).build()) {
-            registry.submit(GOOD, new JobGenerator(1).generate(GOOD, 10_000));
+            registry.submit(GOOD, new TestJobGenerator(1).generate(GOOD, 10_000));
             // the hostile value goes in as raw Data (Java serialization, type id of Hazelcast's Java serializer):
             // writing it deserializes nothing
             Data hostile = ((SerializationServiceSupport) member).getSerializationService().toData(new Tripwire());
@@ -143,9 +148,7 @@ class JavaDeserializationTripwireTest {
     }
 
     @Test
-    void everyMemberAndClientConfigurationOfTheProjectCarriesTheFilter() {
-        assertThat(MemberMain.memberConfig("c", 5901, 5901, 3).getSerializationConfig()
-                .getJavaSerializationFilterConfig()).isEqualTo(JavaDeserializationFilter.filterConfig());
+    void theTestClustersMemberConfigurationCarriesTheFilter() {
         assertThat(HazelcastTestCluster.memberConfig("c").getSerializationConfig()
                 .getJavaSerializationFilterConfig()).isEqualTo(JavaDeserializationFilter.filterConfig());
     }

@@ -3,9 +3,8 @@ package io.jobinfo.store.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.testing.HazelcastTestCluster;
@@ -35,8 +34,8 @@ class RegistrySubmitPhasesTest {
         try (HazelcastTestCluster cluster = new HazelcastTestCluster(1);
              JobInfoStore store = JobInfoStores.open(JobInfoStorageConfig.builder("local")
                      .namespace(dir.toString()).build());
-             RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry.builder(
-                     cluster.master(), store, JobImmutableInformationSerializer.codec()).meterRegistry(meters)
+             RunningJobInfoRegistry<TestJob> registry = RunningJobInfoRegistry.builder(
+                     cluster.master(), store, TestJob.codec()).meterRegistry(meters)
                      .submitPhaseListener(new SubmitPhaseListener() {
                          @Override
                          public void beforeBlobWrite(long jobId) {
@@ -53,7 +52,7 @@ class RegistrySubmitPhasesTest {
                              seen.add(jobId + " after-pointer");
                          }
                      }).build()) {
-            JobGenerator generator = new JobGenerator(3);
+            TestJobGenerator generator = new TestJobGenerator(3);
             for (long id = 1; id <= 3; id++) {
                 registry.submit(id, generator.generate(id, 50_000));
             }

@@ -1,11 +1,13 @@
-package io.jobinfo.store.local;
+package io.jobinfo.store.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
-import io.jobinfo.store.service.RunningJobInfoRegistry;
+import io.jobinfo.store.local.LocalJobInfoStore;
+import io.jobinfo.store.local.LocalJobInfoStoreFactory;
+import io.jobinfo.store.local.SlowDisk;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
 import io.jobinfo.store.spi.testing.TestBlobs;
@@ -125,9 +127,9 @@ class LocalSlowDiskRegistryTest {
         assertThat(submit.isAlive()).as("the submit waits for the disk").isTrue();
         assertThat(outcome.get()).isNull();
         assertThat(registry.registeredValue(2)).as("no pointer while the blob is not on the disk").isNull();
-        assertThat(LocalDiskFaultTest.bounded(() -> registry.get(2))).isEmpty();
+        assertThat(SlowDisk.bounded(() -> registry.get(2))).isEmpty();
         registry.invalidateAll();
-        assertThat(LocalDiskFaultTest.bounded(() -> registry.get(1))).as("an acknowledged job is read from the stalled"
+        assertThat(SlowDisk.bounded(() -> registry.get(1))).as("an acknowledged job is read from the stalled"
                 + " disk").hasValue(first);
 
         disk.release();
@@ -156,13 +158,13 @@ class LocalSlowDiskRegistryTest {
         byte[] job = TestBlobs.randomPayload(3, 100 << 10);
 
         disk.stall();
-        assertThatThrownBy(() -> LocalDiskFaultTest.bounded(() -> registry.submit(3, job)))
+        assertThatThrownBy(() -> SlowDisk.bounded(() -> registry.submit(3, job)))
                 .isInstanceOf(JobInfoStoreException.class).hasMessageContaining("jobId=3")
                 .hasMessageContaining(LocalJobInfoStoreFactory.WRITE_TIMEOUT);
         assertThat(registry.registeredValue(3)).as("nothing registered").isNull();
 
         disk.release();
-        assertThat(LocalDiskFaultTest.bounded(() -> registry.submit(3, job))).isInstanceOf(JobInfoPointer.class);
+        assertThat(SlowDisk.bounded(() -> registry.submit(3, job))).isInstanceOf(JobInfoPointer.class);
         registry.invalidateAll();
         assertThat(registry.get(3)).hasValue(job);
     }

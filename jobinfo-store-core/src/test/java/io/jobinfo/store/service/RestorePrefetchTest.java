@@ -3,9 +3,8 @@ package io.jobinfo.store.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.local.LocalJobInfoStore;
@@ -35,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RestorePrefetchTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
     private static final int JOB_BYTES = 20_000;
     private static HazelcastTestCluster cluster;
 
@@ -52,14 +51,14 @@ class RestorePrefetchTest {
         cluster.close();
     }
 
-    private Map<Long, JobImmutableInformation> submit(LocalJobInfoStore store, String map, int jobs)
+    private Map<Long, TestJob> submit(LocalJobInfoStore store, String map, int jobs)
             throws Exception {
-        JobGenerator generator = new JobGenerator(11);
-        Map<Long, JobImmutableInformation> submitted = new LinkedHashMap<>();
-        try (RunningJobInfoRegistry<JobImmutableInformation> writer = RunningJobInfoRegistry
+        TestJobGenerator generator = new TestJobGenerator(11);
+        Map<Long, TestJob> submitted = new LinkedHashMap<>();
+        try (RunningJobInfoRegistry<TestJob> writer = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName(map).build()) {
             for (long id = 1; id <= jobs; id++) {
-                JobImmutableInformation job = generator.generate(id, JOB_BYTES);
+                TestJob job = generator.generate(id, JOB_BYTES);
                 writer.submit(id, job);
                 submitted.put(id, job);
             }
@@ -69,7 +68,7 @@ class RestorePrefetchTest {
 
     /** A valid envelope of a job of its own for {@code jobId}, written straight into the store. */
     private static byte[] envelopeOfAnotherJob(long jobId) {
-        return BlobEnvelope.wrap(jobId, CODEC.id(), CODEC.encode(new JobGenerator(99).generate(jobId, JOB_BYTES)));
+        return BlobEnvelope.wrap(jobId, CODEC.id(), CODEC.encode(new TestJobGenerator(99).generate(jobId, JOB_BYTES)));
     }
 
     private static double counter(SimpleMeterRegistry meters, String name, String map) {
@@ -79,15 +78,15 @@ class RestorePrefetchTest {
     @Test
     void whileTheListingWaitsEveryJobIsTakenFromThePrefetchAndReadOnce() throws Exception {
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("s"), null, true, true)) {
-            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-all", 20);
+            Map<Long, TestJob> submitted = submit(local, "prefetch-all", 20);
             local.create(999, BlobSource.ofBytes(envelopeOfAnotherJob(999))); // no pointer: an orphan
             ReadCountingStore store = new ReadCountingStore(local);
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                     .builder(cluster.master(), store, CODEC).mapName("prefetch-all").meterRegistry(meters)
                     .readVerification(ReadVerification.FULL).build()) {
                 reader.restorer().beforeListing = p -> assertThat(await(p)).as("prefetch finished").isTrue();
-                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                 RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
 
                 assertThat(report.failed()).isEmpty();
@@ -110,10 +109,10 @@ class RestorePrefetchTest {
     @Test
     void jobsTheCacheAlreadyHoldsAreNotReadAheadNorCountedAsUsed() throws Exception {
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("w"), null, true, true)) {
-            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-warm", 10);
+            Map<Long, TestJob> submitted = submit(local, "prefetch-warm", 10);
             ReadCountingStore store = new ReadCountingStore(local);
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                     .builder(cluster.master(), store, CODEC).mapName("prefetch-warm").meterRegistry(meters)
                     .build()) {
                 for (long id = 1; id <= 4; id++) {
@@ -121,7 +120,7 @@ class RestorePrefetchTest {
                 }
                 assertThat(store.reads()).isEqualTo(4);
                 reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
-                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                 RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
 
                 assertThat(report.failed()).isEmpty();
@@ -144,7 +143,7 @@ class RestorePrefetchTest {
     @Test
     void aBlobThatIsNotItsPointersOrIsDamagedIsReadAgainByTheRestoreAndReported() throws Exception {
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("m"), null, true, true)) {
-            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-mismatch", 6);
+            Map<Long, TestJob> submitted = submit(local, "prefetch-mismatch", 6);
             // job 2: a valid blob of other content (its own checksums pass; its pointer's do not match)
             Files.delete(local.path(2));
             local.create(2, BlobSource.ofBytes(envelopeOfAnotherJob(2)));
@@ -155,11 +154,11 @@ class RestorePrefetchTest {
             Files.write(three, TestBlobs.flipBit(bytes, (bytes.length - 10) * 8L));
             ReadCountingStore store = new ReadCountingStore(local);
             SimpleMeterRegistry meters = new SimpleMeterRegistry();
-            try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                     .builder(cluster.master(), store, CODEC).mapName("prefetch-mismatch").meterRegistry(meters)
                     .build()) {
                 reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
-                Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                 RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
 
                 assertThat(report.failed()).containsOnlyKeys(2L, 3L);
@@ -177,16 +176,16 @@ class RestorePrefetchTest {
     @Test
     void theByteBoundLimitsThePrefetchAndZeroTurnsItOff() throws Exception {
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("b"), null, true, true)) {
-            Map<Long, JobImmutableInformation> submitted = submit(local, "prefetch-bound", 10);
+            Map<Long, TestJob> submitted = submit(local, "prefetch-bound", 10);
             long blobBytes = Files.size(local.path(1));
             for (long bound : new long[] {3 * blobBytes + 100, 0}) {
                 ReadCountingStore store = new ReadCountingStore(local);
                 SimpleMeterRegistry meters = new SimpleMeterRegistry();
-                try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                         .builder(cluster.master(), store, CODEC).mapName("prefetch-bound").meterRegistry(meters)
                         .restorePrefetch(bound).build()) {
                     reader.restorer().beforeListing = p -> assertThat(await(p)).isTrue();
-                    Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                    Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                     RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
                     assertThat(report.failed()).isEmpty();
                     assertThat(restored).isEqualTo(submitted);

@@ -7,15 +7,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.spi.impl.SerializationServiceSupport;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.spi.BlobAlreadyExistsException;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -37,52 +37,73 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The registry on a real 3-member Hazelcast cluster in this JVM, over a real local store. */
+/**
+ * The registry on a real 3-member Hazelcast cluster in this JVM, over a real local store. The tests share one cluster
+ * (each on a map of its own, destroyed after it), but for the master's crash, which gets a cluster of its own.
+ */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class RunningJobInfoRegistryClusterTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
-    private static final JobGenerator GENERATOR = new JobGenerator(2026);
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
+    private static final TestJobGenerator GENERATOR = new TestJobGenerator(2026);
 
     @TempDir
     Path dir;
 
+    private static HazelcastTestCluster shared;
     private HazelcastTestCluster cluster;
+    private final String map = "jobs-" + System.nanoTime();
     private final List<JobInfoStore> stores = new ArrayList<>();
-    private final Map<HazelcastInstance, RunningJobInfoRegistry<JobImmutableInformation>> registries =
+    private final Map<HazelcastInstance, RunningJobInfoRegistry<TestJob>> registries =
             new HashMap<>();
 
+    @BeforeAll
+    static void startCluster() {
+        shared = new HazelcastTestCluster(3);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        shared.close();
+    }
+
     @BeforeEach
-    void startCluster() {
-        cluster = new HazelcastTestCluster(3);
+    void useSharedCluster() {
+        cluster = shared;
     }
 
     @AfterEach
-    void stopCluster() throws Exception {
+    void closeRegistries() throws Exception {
         registries.values().forEach(RunningJobInfoRegistry::close);
         for (JobInfoStore s : stores) {
             s.close();
         }
-        cluster.close();
+        if (cluster == shared) {
+            cluster.master().getDistributedObjects().forEach(DistributedObject::destroy);
+        } else {
+            cluster.close();
+        }
     }
 
-    private RunningJobInfoRegistry<JobImmutableInformation> registry(HazelcastInstance member, CacheConfig cache)
+    private RunningJobInfoRegistry<TestJob> registry(HazelcastInstance member, CacheConfig cache)
             throws JobInfoStoreException {
         LocalJobInfoStore store = LocalJobInfoStore.open(dir.resolve("store"), null, true, true);
         stores.add(store);
-        RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry.builder(member, store, CODEC)
-                .cache(cache).restoreParallelism(8).build();
+        RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry.builder(member, store, CODEC)
+                .mapName(map).cache(cache).restoreParallelism(8).build();
         registries.put(member, r);
         return r;
     }
 
-    private RunningJobInfoRegistry<JobImmutableInformation> registry(HazelcastInstance member)
+    private RunningJobInfoRegistry<TestJob> registry(HazelcastInstance member)
             throws JobInfoStoreException {
         return registry(member, CacheConfig.defaults());
     }
@@ -90,7 +111,7 @@ class RunningJobInfoRegistryClusterTest {
     @Test
     void pointerSerializesToAtMost96Bytes() throws Exception {
         SerializationService ss = ((SerializationServiceSupport) cluster.master()).getSerializationService();
-        JobImmutableInformation job = GENERATOR.generate(Long.MIN_VALUE, 200_000);
+        TestJob job = GENERATOR.generate(Long.MIN_VALUE, 200_000);
         var header = io.jobinfo.store.envelope.BlobEnvelope.headerFor(job.jobId(), 1, CODEC.encode(job));
         JobInfoPointer longestStoreId = new JobInfoPointer(job.jobId(), Long.MAX_VALUE, "abcdefghijklmnop", header);
         JobInfoPointer derivedStoreId = new JobInfoPointer(job.jobId(), Long.MAX_VALUE, "1a2b3c4d", header);
@@ -102,11 +123,12 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void everyJobSurvivesTheMastersCrashAndIsReadBackByteIdenticalOnAnotherMember() throws Exception {
+        cluster = new HazelcastTestCluster(3);
         HazelcastInstance master = cluster.master();
-        RunningJobInfoRegistry<JobImmutableInformation> onMaster = registry(master);
+        RunningJobInfoRegistry<TestJob> onMaster = registry(master);
         Map<Long, byte[]> submitted = new HashMap<>();
         for (long id = 1; id <= 40; id++) {
-            JobImmutableInformation job = GENERATOR.generate(id, 200_000);
+            TestJob job = GENERATOR.generate(id, 200_000);
             onMaster.submit(id, job);
             submitted.put(id, CODEC.encode(job));
         }
@@ -114,7 +136,7 @@ class RunningJobInfoRegistryClusterTest {
         registries.remove(master).close();
         cluster.terminate(master);
         HazelcastInstance newMaster = cluster.master();
-        RunningJobInfoRegistry<JobImmutableInformation> onNewMaster = registry(newMaster);
+        RunningJobInfoRegistry<TestJob> onNewMaster = registry(newMaster);
 
         Map<Long, byte[]> restored = new ConcurrentHashMap<>();
         RestoreReport report = onNewMaster.restoreAll((id, ts, job) -> restored.put(id, CODEC.encode(job)));
@@ -125,19 +147,19 @@ class RunningJobInfoRegistryClusterTest {
             assertThat(restored.get(e.getKey())).as("job %d", e.getKey()).isEqualTo(e.getValue());
         }
         // the restore warmed the cache: reads are hits and make no call to the map
-        long getsBefore = cluster.getOperations(RunningJobInfoRegistry.DEFAULT_MAP_NAME);
+        long getsBefore = cluster.getOperations(map);
         long hitsBefore = onNewMaster.cacheStats().hitCount();
         for (long id : submitted.keySet()) {
             assertThat(CODEC.encode(onNewMaster.get(id).orElseThrow())).isEqualTo(submitted.get(id));
         }
         assertThat(onNewMaster.cacheStats().hitCount() - hitsBefore).isEqualTo(submitted.size());
-        assertThat(cluster.getOperations(RunningJobInfoRegistry.DEFAULT_MAP_NAME)).isEqualTo(getsBefore);
+        assertThat(cluster.getOperations(map)).isEqualTo(getsBefore);
     }
 
     @Test
     void theCacheNeverHoldsMoreThanItsBoundUnderConcurrentReaders() throws Exception {
         long bound = 1L << 20;
-        RunningJobInfoRegistry<JobImmutableInformation> r = registry(cluster.master(),
+        RunningJobInfoRegistry<TestJob> r = registry(cluster.master(),
                 new CacheConfig(bound, 256 * 1024, Duration.ofMinutes(5)));
         int jobs = 40;
         int blob = 100_000;
@@ -154,7 +176,7 @@ class RunningJobInfoRegistryClusterTest {
                     Random random = new Random(seed);
                     for (int i = 0; i < 300; i++) {
                         long id = random.nextInt(jobs);
-                        assertThat(r.get(id)).get().extracting(JobImmutableInformation::jobId).isEqualTo(id);
+                        assertThat(r.get(id)).get().extracting(TestJob::jobId).isEqualTo(id);
                         highWater.accumulateAndGet(r.cachedBytes(), Math::max);
                     }
                     return null;
@@ -172,15 +194,15 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void aPointerEntryCostsAtLeast100TimesLessClusterMemoryThanAnInlineOne() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> r = registry(cluster.master());
+        RunningJobInfoRegistry<TestJob> r = registry(cluster.master());
         var inlineMap = cluster.master().<Long, Object>getMap("inline_runningJobInfo");
         int jobs = 20;
         for (long id = 0; id < jobs; id++) {
-            JobImmutableInformation job = GENERATOR.generate(id, 200_000);
+            TestJob job = GENERATOR.generate(id, 200_000);
             r.submit(id, job);
             inlineMap.put(id, new InlineJobInfo(System.currentTimeMillis(), CODEC.id(), CODEC.encode(job)));
         }
-        long pointerCost = cluster.entryMemoryCost(RunningJobInfoRegistry.DEFAULT_MAP_NAME);
+        long pointerCost = cluster.entryMemoryCost(map);
         long inlineCost = cluster.entryMemoryCost("inline_runningJobInfo");
         assertThat(inlineCost / jobs).as("inline bytes per job").isGreaterThan(400_000);
         assertThat(pointerCost / jobs).as("pointer bytes per job").isLessThanOrEqualTo(410);
@@ -189,8 +211,8 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void aSecondSubmitIsIdempotentWithTheSameJobAndAnErrorWithAnother() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> r = registry(cluster.master());
-        JobImmutableInformation job = GENERATOR.generate(7, 20_000);
+        RunningJobInfoRegistry<TestJob> r = registry(cluster.master());
+        TestJob job = GENERATOR.generate(7, 20_000);
         JobInfoPointer first = r.submit(7, 1000, job);
         assertThat(r.submit(7, 1000, job)).isEqualTo(first);
         assertThatThrownBy(() -> r.submit(7, 1000, GENERATOR.generate(8, 20_000)))
@@ -201,7 +223,7 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void aFailedSubmitLeavesNoPointer() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> r = registry(cluster.master());
+        RunningJobInfoRegistry<TestJob> r = registry(cluster.master());
         r.store().close(); // the store now refuses every write
         assertThatThrownBy(() -> r.submit(9, GENERATOR.generate(9, 10_000)))
                 .isInstanceOf(JobInfoStoreException.class).hasMessageContaining("closed");
@@ -211,7 +233,7 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void oneBrokenBlobFailsItsJobAloneDuringRestore() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> onMaster = registry(cluster.master());
+        RunningJobInfoRegistry<TestJob> onMaster = registry(cluster.master());
         for (long id = 1; id <= 10; id++) {
             onMaster.submit(id, GENERATOR.generate(id, 30_000));
         }
@@ -221,7 +243,7 @@ class RunningJobInfoRegistryClusterTest {
         Files.write(store.path(4), bytes);
         Files.delete(store.path(6));
 
-        RunningJobInfoRegistry<JobImmutableInformation> other = registry(cluster.nonMaster());
+        RunningJobInfoRegistry<TestJob> other = registry(cluster.nonMaster());
         List<Long> restored = new ArrayList<>();
         RestoreReport report = other.restoreAll((id, ts, job) -> {
             synchronized (restored) {
@@ -238,9 +260,9 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void removeDeletesPointerThenBlobAndOtherMembersStopServingIt() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> onMaster = registry(cluster.master());
-        RunningJobInfoRegistry<JobImmutableInformation> other = registry(cluster.nonMaster());
-        JobImmutableInformation job = GENERATOR.generate(12, 20_000);
+        RunningJobInfoRegistry<TestJob> onMaster = registry(cluster.master());
+        RunningJobInfoRegistry<TestJob> other = registry(cluster.nonMaster());
+        TestJob job = GENERATOR.generate(12, 20_000);
         onMaster.submit(12, job);
         assertThat(other.get(12)).contains(job); // now cached on the other member
 
@@ -253,10 +275,10 @@ class RunningJobInfoRegistryClusterTest {
 
     @Test
     void inlineValuesAreReadAlongsidePointers() throws Exception {
-        RunningJobInfoRegistry<JobImmutableInformation> r = registry(cluster.master());
-        JobImmutableInformation inlineJob = GENERATOR.generate(20, 50_000);
+        RunningJobInfoRegistry<TestJob> r = registry(cluster.master());
+        TestJob inlineJob = GENERATOR.generate(20, 50_000);
         r.map().put(20L, new InlineJobInfo(123, CODEC.id(), CODEC.encode(inlineJob)));
-        JobImmutableInformation pointed = GENERATOR.generate(21, 50_000);
+        TestJob pointed = GENERATOR.generate(21, 50_000);
         r.submit(21, pointed);
 
         assertThat(r.get(20)).contains(inlineJob);
@@ -272,7 +294,7 @@ class RunningJobInfoRegistryClusterTest {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         LocalJobInfoStore store = LocalJobInfoStore.open(dir.resolve("metered"), null, true, true);
         stores.add(store);
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName("metered").meterRegistry(meters).build()) {
             for (long id = 0; id < 5; id++) {
                 r.submit(id, GENERATOR.generate(id, 10_000));

@@ -7,10 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.testing.HazelcastTestCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
@@ -32,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
 class RegistryCacheBehaviourTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
     private static HazelcastTestCluster cluster;
 
     @TempDir
@@ -48,7 +47,7 @@ class RegistryCacheBehaviourTest {
         cluster.close();
     }
 
-    private RunningJobInfoRegistry<JobImmutableInformation> registry(String map, CacheConfig cache,
+    private RunningJobInfoRegistry<TestJob> registry(String map, CacheConfig cache,
                                                                     SimpleMeterRegistry meters) throws Exception {
         return RunningJobInfoRegistry.builder(cluster.nonMaster(),
                         LocalJobInfoStore.open(dir.resolve(map), null, true, true), CODEC)
@@ -58,9 +57,9 @@ class RegistryCacheBehaviourTest {
     @Test
     void concurrentReadersOfAColdJobLoadItOnce() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("single-flight", CacheConfig.defaults(),
+        try (RunningJobInfoRegistry<TestJob> r = registry("single-flight", CacheConfig.defaults(),
                 meters)) {
-            JobImmutableInformation job = new JobGenerator(5).generate(77, 500_000);
+            TestJob job = new TestJobGenerator(5).generate(77, 500_000);
             r.submit(77, job);
             OwnAddEvents.awaitArrived(r, 77);
             r.invalidateAll();
@@ -68,14 +67,14 @@ class RegistryCacheBehaviourTest {
             CyclicBarrier start = new CyclicBarrier(readers);
             ExecutorService pool = Executors.newFixedThreadPool(readers);
             try {
-                List<Future<JobImmutableInformation>> results = new ArrayList<>();
+                List<Future<TestJob>> results = new ArrayList<>();
                 for (int i = 0; i < readers; i++) {
                     results.add(pool.submit(() -> {
                         start.await();
                         return r.get(77).orElseThrow();
                     }));
                 }
-                for (Future<JobImmutableInformation> f : results) {
+                for (Future<TestJob> f : results) {
                     assertThat(f.get(1, TimeUnit.MINUTES)).isEqualTo(job);
                 }
             } finally {
@@ -91,14 +90,14 @@ class RegistryCacheBehaviourTest {
         CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
         ReadCountingStore store = new ReadCountingStore(LocalJobInfoStore.open(dir.resolve("big-single-flight"),
                 null, true, true));
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName("big-single-flight").cache(cache)
                 .meterRegistry(meters).build()) {
-            JobImmutableInformation big = new JobGenerator(9).generate(78, 400_000);
+            TestJob big = new TestJobGenerator(9).generate(78, 400_000);
             r.submit(78, big);
             int readers = 12;
             List<Thread> threads = new ArrayList<>();
-            List<Future<JobImmutableInformation>> results = new ArrayList<>();
+            List<Future<TestJob>> results = new ArrayList<>();
             CyclicBarrier start = new CyclicBarrier(readers);
             // the first store read is held until every other reader waits for the load in flight (or 10 s passed)
             store.holdFirstRead(() -> threads.size() == readers && threads.stream()
@@ -117,7 +116,7 @@ class RegistryCacheBehaviourTest {
                         return r.get(78).orElseThrow();
                     }));
                 }
-                for (Future<JobImmutableInformation> f : results) {
+                for (Future<TestJob> f : results) {
                     assertThat(f.get(1, TimeUnit.MINUTES)).isEqualTo(big);
                 }
             } finally {
@@ -144,9 +143,9 @@ class RegistryCacheBehaviourTest {
     @Test
     void theMapEventOfAnOwnSubmitKeepsWhatTheSubmitCachedButOtherChangesEvictIt() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("own-adds", CacheConfig.defaults(),
+        try (RunningJobInfoRegistry<TestJob> r = registry("own-adds", CacheConfig.defaults(),
                 meters)) {
-            JobImmutableInformation job = new JobGenerator(8).generate(5, 30_000);
+            TestJob job = new TestJobGenerator(8).generate(5, 30_000);
             r.submit(5, job);
             OwnAddEvents.awaitArrived(r, 5);
             assertThat(r.get(5)).contains(job);
@@ -165,9 +164,9 @@ class RegistryCacheBehaviourTest {
     void aJobAboveTheEntryBoundIsServedButNeverCached() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("entry-bound", cache, meters)) {
-            JobImmutableInformation big = new JobGenerator(6).generate(1, 300_000);
-            JobImmutableInformation small = new JobGenerator(6).generate(2, 50_000);
+        try (RunningJobInfoRegistry<TestJob> r = registry("entry-bound", cache, meters)) {
+            TestJob big = new TestJobGenerator(6).generate(1, 300_000);
+            TestJob small = new TestJobGenerator(6).generate(2, 50_000);
             r.submit(1, big);
             r.submit(2, small);
             OwnAddEvents.awaitArrived(r, 1, 2);
@@ -186,9 +185,9 @@ class RegistryCacheBehaviourTest {
     @Test
     void aCacheBoundOfZeroServesEveryReadFromTheStore() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        try (RunningJobInfoRegistry<JobImmutableInformation> r = registry("no-cache",
+        try (RunningJobInfoRegistry<TestJob> r = registry("no-cache",
                 new CacheConfig(0, 0, Duration.ofMinutes(5)), meters)) {
-            JobImmutableInformation job = new JobGenerator(7).generate(3, 20_000);
+            TestJob job = new TestJobGenerator(7).generate(3, 20_000);
             r.submit(3, job);
             for (int i = 0; i < 3; i++) {
                 assertThat(r.get(3)).contains(job);

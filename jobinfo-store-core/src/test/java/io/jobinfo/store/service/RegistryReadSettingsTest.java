@@ -3,9 +3,8 @@ package io.jobinfo.store.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.local.LocalJobInfoStore;
@@ -29,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RegistryReadSettingsTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
     private static HazelcastTestCluster cluster;
 
     @TempDir
@@ -70,15 +69,15 @@ class RegistryReadSettingsTest {
     void restoreLoadersDefaultToTheStoresSuggestionUnlessGiven() throws Exception {
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("p"), null, true, true)) {
             JobInfoStore suggests32 = observed(local, 32, new CopyOnWriteArrayList<>());
-            try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
                     .builder(cluster.master(), suggests32, CODEC).mapName("loaders-a").build()) {
                 assertThat(r.restoreParallelism()).isEqualTo(32);
             }
-            try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
                     .builder(cluster.master(), suggests32, CODEC).mapName("loaders-b").restoreParallelism(4).build()) {
                 assertThat(r.restoreParallelism()).isEqualTo(4);
             }
-            try (RunningJobInfoRegistry<JobImmutableInformation> r = RunningJobInfoRegistry
+            try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
                     .builder(cluster.master(), local, CODEC).mapName("loaders-c").build()) {
                 assertThat(r.restoreParallelism()).as("the local store's suggestion").isEqualTo(8);
             }
@@ -87,23 +86,23 @@ class RegistryReadSettingsTest {
 
     @Test
     void everyLoadAsksTheStoreForTheConfiguredLevel() throws Exception {
-        JobGenerator generator = new JobGenerator(3);
+        TestJobGenerator generator = new TestJobGenerator(3);
         try (LocalJobInfoStore local = LocalJobInfoStore.open(dir.resolve("v"), null, true, true)) {
             for (ReadVerification level : ReadVerification.values()) {
                 List<ReadVerification> levels = new CopyOnWriteArrayList<>();
                 JobInfoStore store = observed(local, 8, levels);
                 String map = "levels-" + level;
-                try (RunningJobInfoRegistry<JobImmutableInformation> writer = RunningJobInfoRegistry
+                try (RunningJobInfoRegistry<TestJob> writer = RunningJobInfoRegistry
                         .builder(cluster.master(), store, CODEC).mapName(map).readVerification(level).build()) {
                     for (long id = 1; id <= 5; id++) {
                         writer.submit(id + (level.ordinal() * 100L), generator.generate(id, 20_000));
                     }
                 }
                 // no prefetch: it would read the other maps' blobs in this directory too
-                try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
+                try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                         .builder(cluster.master(), store, CODEC).mapName(map).readVerification(level)
                         .restorePrefetch(0).build()) {
-                    Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
+                    Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                     RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
                     assertThat(report.failed()).isEmpty();
                     assertThat(restored).hasSize(5);

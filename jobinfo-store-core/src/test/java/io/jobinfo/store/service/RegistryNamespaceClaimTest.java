@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.NamespaceClaimedException;
 import io.jobinfo.store.ops.GarbageCollector;
@@ -39,16 +38,16 @@ class RegistryNamespaceClaimTest {
              JobInfoStore firstStore = JobInfoStores.open(config);
              JobInfoStore secondStore = JobInfoStores.open(config)) {
             assertThat(first.clusterName()).isNotEqualTo(second.clusterName());
-            RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry.builder(
-                    first.master(), firstStore, JobImmutableInformationSerializer.codec()).build();
-            JobImmutableInformation job = new JobGenerator(7).generate(41, 30_000);
+            RunningJobInfoRegistry<TestJob> registry = RunningJobInfoRegistry.builder(
+                    first.master(), firstStore, TestJob.codec()).build();
+            TestJob job = new TestJobGenerator(7).generate(41, 30_000);
             registry.submit(41, job);
             // another member of the same cluster: the claim is its own
-            RunningJobInfoRegistry.builder(first.nonMaster(), firstStore, JobImmutableInformationSerializer.codec())
-                    .build();
+            RunningJobInfoRegistry.builder(first.nonMaster(), firstStore, TestJob.codec())
+                    .build().close();
 
             assertThatThrownBy(() -> RunningJobInfoRegistry.builder(second.master(), secondStore,
-                    JobImmutableInformationSerializer.codec()).build())
+                    TestJob.codec()).build())
                     .isInstanceOf(IllegalStateException.class)
                     .hasCauseInstanceOf(NamespaceClaimedException.class)
                     .hasMessageContaining("belongs to the cluster '" + first.clusterName() + "'")
@@ -63,6 +62,7 @@ class RegistryNamespaceClaimTest {
             assertThat(registry.get(41)).contains(job);
             assertThat(firstStore.read(NamespaceClaim.JOB_ID).payload()).asString()
                     .isEqualTo("cluster=" + first.clusterName());
+            registry.close();
         }
     }
 }

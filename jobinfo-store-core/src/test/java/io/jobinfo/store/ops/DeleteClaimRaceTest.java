@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.lifecycle.DeleteMarker;
@@ -53,7 +52,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DeleteClaimRaceTest {
 
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
     private static final long JOB = 4242L;
     private static final long INITIALIZED_AT = 1_700_000_000_000L;
     private static HazelcastTestCluster cluster;
@@ -72,10 +71,10 @@ class DeleteClaimRaceTest {
     }
 
     /** First attempt of a submit: the blob is written, then the attempt fails before its pointer (an orphan). */
-    private LocalJobInfoStore orphanOfAFailedFirstAttempt(String mapName, JobImmutableInformation job)
+    private LocalJobInfoStore orphanOfAFailedFirstAttempt(String mapName, TestJob job)
             throws Exception {
         LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
-        try (RunningJobInfoRegistry<JobImmutableInformation> failing = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> failing = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName(mapName).submitPhaseListener(new SubmitPhaseListener() {
                     @Override
                     public void afterBlobWrite(long jobId) {
@@ -104,11 +103,11 @@ class DeleteClaimRaceTest {
     @Test
     void aRetriedSubmitInsideGcsDeleteWindowNeverLeavesAPointerWithoutItsBlob() throws Exception {
         String mapName = "claim-race-" + System.nanoTime();
-        JobImmutableInformation job = new JobGenerator(7).generate(JOB, 20_000);
+        TestJob job = new TestJobGenerator(7).generate(JOB, 20_000);
         LocalJobInfoStore store = orphanOfAFailedFirstAttempt(mapName, job);
         IMap<Long, Object> map = cluster.master().getMap(mapName);
         AtomicReference<Object> retry = new AtomicReference<>();
-        try (RunningJobInfoRegistry<JobImmutableInformation> coordinator = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> coordinator = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).claimWait(Duration.ZERO).build()) {
             GcReport report = pausedGc(map, store, jobId -> {
                 // GC has checked the map and is about to delete: the retried submit runs now
@@ -135,11 +134,11 @@ class DeleteClaimRaceTest {
     @Test
     void aRetriedSubmitThatWaitsForGcsClaimRegistersItsJobWithAnIntactBlob() throws Exception {
         String mapName = "claim-wait-" + System.nanoTime();
-        JobImmutableInformation job = new JobGenerator(8).generate(JOB, 20_000);
+        TestJob job = new TestJobGenerator(8).generate(JOB, 20_000);
         LocalJobInfoStore store = orphanOfAFailedFirstAttempt(mapName, job);
         IMap<Long, Object> map = cluster.master().getMap(mapName);
         CountDownLatch claimMet = new CountDownLatch(1);
-        try (RunningJobInfoRegistry<JobImmutableInformation> coordinator = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> coordinator = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).claimWait(Duration.ofMinutes(2))
                 .submitPhaseListener(new SubmitPhaseListener() {
                     @Override
@@ -173,15 +172,15 @@ class DeleteClaimRaceTest {
     @Test
     void aRetriedSubmitInsideARemovalsDeleteWindowNeverLeavesAPointerWithoutItsBlob() throws Exception {
         String mapName = "claim-remove-" + System.nanoTime();
-        JobImmutableInformation job = new JobGenerator(9).generate(JOB, 20_000);
+        TestJob job = new TestJobGenerator(9).generate(JOB, 20_000);
         LocalJobInfoStore local = LocalJobInfoStore.open(dir, null, true, true);
         AtomicReference<LongConsumer> onDelete = new AtomicReference<>(id -> { });
         JobInfoStore store = new PausingDeletes(local, onDelete);
         IMap<Long, Object> map = cluster.master().getMap(mapName);
         AtomicReference<Object> retry = new AtomicReference<>();
-        try (RunningJobInfoRegistry<JobImmutableInformation> master = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> master = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName(mapName).build();
-             RunningJobInfoRegistry<JobImmutableInformation> retrying = RunningJobInfoRegistry
+             RunningJobInfoRegistry<TestJob> retrying = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).claimWait(Duration.ZERO).build()) {
             master.submit(JOB, INITIALIZED_AT, job);
             onDelete.set(jobId -> {
@@ -210,13 +209,13 @@ class DeleteClaimRaceTest {
     @Test
     void aSubmitPausedBetweenBlobAndPointerWhileGcDeletesItsBlobIsNeverAcknowledgedWithoutIt() throws Exception {
         String mapName = "slow-submit-" + System.nanoTime();
-        JobImmutableInformation job = new JobGenerator(9).generate(JOB, 20_000);
+        TestJob job = new TestJobGenerator(9).generate(JOB, 20_000);
         LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
         IMap<Long, Object> map = cluster.master().getMap(mapName);
         GarbageCollector gc = new GarbageCollector(map, store, Duration.ofSeconds(1),
                 Clock.fixed(Instant.now().plus(Duration.ofHours(1)), ZoneOffset.UTC));
         AtomicReference<GcReport> inPause = new AtomicReference<>();
-        try (RunningJobInfoRegistry<JobImmutableInformation> coordinator = RunningJobInfoRegistry
+        try (RunningJobInfoRegistry<TestJob> coordinator = RunningJobInfoRegistry
                 .builder(cluster.nonMaster(), store, CODEC).mapName(mapName).submitPhaseListener(new SubmitPhaseListener() {
                     @Override
                     public void afterBlobWrite(long jobId) {
@@ -244,7 +243,7 @@ class DeleteClaimRaceTest {
     }
 
     private static void assertNeverAPointerWithoutItsBlob(IMap<Long, Object> map, LocalJobInfoStore store,
-            RunningJobInfoRegistry<JobImmutableInformation> registry, Object outcome, JobImmutableInformation job)
+            RunningJobInfoRegistry<TestJob> registry, Object outcome, TestJob job)
             throws Exception {
         Object value = map.get(JOB);
         if (outcome instanceof JobInfoPointer) {
@@ -294,7 +293,7 @@ class DeleteClaimRaceTest {
         String mapName = "rebuild-race-" + System.nanoTime();
         IMap<Long, Object> map = cluster.master().getMap(mapName);
         LocalJobInfoStore real = LocalJobInfoStore.open(dir, null, true, true);
-        byte[] payload = CODEC.encode(new JobGenerator(9).generate(JOB, 20_000));
+        byte[] payload = CODEC.encode(new TestJobGenerator(9).generate(JOB, 20_000));
         real.create(JOB, io.jobinfo.store.envelope.BlobSource.ofBytes(
                 io.jobinfo.store.envelope.BlobEnvelope.wrap(JOB, CODEC.id(), INITIALIZED_AT, payload)));
         Files.setLastModifiedTime(real.path(JOB), FileTime.from(Instant.now().minus(Duration.ofHours(3))));

@@ -6,11 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
-import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.local.LocalJobInfoStore;
-import io.jobinfo.store.demo.model.JobGenerator;
-import io.jobinfo.store.demo.model.JobImmutableInformation;
+import io.jobinfo.store.testing.TestJobGenerator;
+import io.jobinfo.store.testing.TestJob;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GarbageCollectorTest {
 
     private static HazelcastTestCluster cluster;
-    private static final KryoJobInfoCodec<JobImmutableInformation> CODEC = JobImmutableInformationSerializer.codec();
+    private static final KryoJobInfoCodec<TestJob> CODEC = TestJob.codec();
 
     @TempDir
     Path dir;
@@ -53,8 +52,8 @@ class GarbageCollectorTest {
         LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
         String mapName = "gc-" + System.nanoTime();
         IMap<Long, Object> map = cluster.master().getMap(mapName);
-        JobGenerator gen = new JobGenerator(1);
-        try (RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry
+        TestJobGenerator gen = new TestJobGenerator(1);
+        try (RunningJobInfoRegistry<TestJob> registry = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName(mapName).build()) {
             registry.submit(1, gen.generate(1, 5000));                 // referenced by a pointer
         }
@@ -110,8 +109,8 @@ class GarbageCollectorTest {
         LocalJobInfoStore store = LocalJobInfoStore.open(dir, null, true, true);
         String mapName = "gc-verify-" + System.nanoTime();
         IMap<Long, Object> map = cluster.master().getMap(mapName);
-        JobGenerator gen = new JobGenerator(3);
-        try (RunningJobInfoRegistry<JobImmutableInformation> registry = RunningJobInfoRegistry
+        TestJobGenerator gen = new TestJobGenerator(3);
+        try (RunningJobInfoRegistry<TestJob> registry = RunningJobInfoRegistry
                 .builder(cluster.master(), store, CODEC).mapName(mapName).build()) {
             registry.submit(1, gen.generate(1, 5000));                 // referenced by a pointer
         }

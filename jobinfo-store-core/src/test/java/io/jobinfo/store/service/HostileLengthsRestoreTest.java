@@ -1,4 +1,4 @@
-package io.jobinfo.store.local;
+package io.jobinfo.store.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,8 +15,7 @@ import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
-import io.jobinfo.store.service.RestoreReport;
-import io.jobinfo.store.service.RunningJobInfoRegistry;
+import io.jobinfo.store.local.LocalJobInfoStore;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.testing.HazelcastTestCluster;
