@@ -1,6 +1,6 @@
 package io.jobinfo.store.cli.ops;
 
-import io.jobinfo.store.cli.ParsingConverter;
+import io.jobinfo.store.cli.convert.ParsingConverter;
 import io.jobinfo.store.config.Durations;
 import java.time.Duration;
 

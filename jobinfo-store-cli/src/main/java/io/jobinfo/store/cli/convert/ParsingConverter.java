@@ -1,4 +1,4 @@
-package io.jobinfo.store.cli;
+package io.jobinfo.store.cli.convert;
 
 import picocli.CommandLine;
 
