@@ -1,6 +1,5 @@
 package io.jobinfo.store.seatunnel.dropin;
 
-import com.hazelcast.cluster.Member;
 import com.hazelcast.core.EntryEvent;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.Data;
@@ -59,10 +58,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li><b>GC.</b> On the master only, while every partition is safe: blobs with no entry, older than the grace
  *   period, and leftovers of interrupted writes, are deleted (what a crash between the two steps leaves).</li>
  * </ul>
- * It also installs the {@link JoinGuardInterceptor} that keeps members without the plugin out of the cluster, on a map
- * of its own ({@value #GUARD_MAP}): {@code engine_runningJobInfo} itself has no interceptor, so Hazelcast never
- * deserializes its values on a partition thread, and the drop-in reads them as the stored {@code Data} through
- * {@link BadValues}: nothing is ever instantiated from a class that a value's bytes name.
+ * It also keeps the {@link JoinGuard} that keeps members without the plugin out of the cluster (on a map of its own:
+ * {@code engine_runningJobInfo} itself has no interceptor, so Hazelcast never deserializes its values on a partition
+ * thread), and reads values as the stored {@code Data} through {@link BadValues}: nothing is ever instantiated from a
+ * class that a value's bytes name.
  *
  * <p>In {@link DropInSettings.Mode#PASSIVE passive} mode it moves nothing and removes the join guard once no entry
  * holds a reference (checked at start and on every sweep, {@link ReferenceCount}), so members without the plugin can
@@ -75,12 +74,6 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         EntryRemovedListener<Long, JobInfo> {
 
     static final String MAP = "engine_runningJobInfo";
-    /**
-     * The map that carries the {@link JoinGuardInterceptor}, and holds no entry: Hazelcast hands the interceptors of
-     * every map to a joining member, so the guard works from any map, and on this one it costs no job operation
-     * anything. (Versions before 0.1.0 put it on {@value #MAP}; a member of this version takes it off there.)
-     */
-    static final String GUARD_MAP = "jobinfo-store-join-guard";
     /** How long a move or the delete after a removal waits for the claim lock of its job id. */
     static final long CLAIM_WAIT_MILLIS = 60_000;
 
@@ -96,11 +89,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
     private final BadValues badValues;
     private final String storeIdentity;
-    private volatile boolean guardInstalled;
-    private volatile long lastMissingWarning;
-    private volatile long lastMembersCheck;
-    private volatile Set<Member> lastMembersChecked;
-    private volatile Member lastMissingMember;
+    private final JoinGuard guard;
     private final IMap<Long, JobInfo> map;
     /** Reads values of {@link #map} as stored Data, decoding SeaTunnel's {@code JobInfo} only. */
     private final io.jobinfo.store.lifecycle.MapValueReader values;
@@ -136,6 +125,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         this.map = instance.getMap(MAP);
         this.values = BadValues.reader(map);
         this.badValues = new BadValues(logger, map);
+        this.guard = new JoinGuard(instance, map, settings, metrics, logger, storeIdentity);
         this.stripes = new ScheduledExecutorService[settings.moveThreads()];
         for (int i = 0; i < stripes.length; i++) {
             stripes[i] = executor("jobinfo-dropin-mover-" + i);
@@ -178,12 +168,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 .build();
         view = new ClusterViewGuard(instance, MAP, settings.viewWindowMillis());
         DropInMembers.register(instance, settings.mode(), storeIdentity);
-        if (passive()) {
-            passiveGuard();
-        } else {
-            installGuard();
-        }
-        removeLegacyGuard();
+        guard.start();
         listenerId = map.addLocalEntryListener(this, Predicates.alwaysTrue(), true);
         sweeper.scheduleWithFixedDelay(this::sweep, settings.sweepIntervalMillis(), settings.sweepIntervalMillis(),
                 TimeUnit.MILLISECONDS);
@@ -227,123 +212,8 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
     }
 
-    /**
-     * Adds the {@link JoinGuardInterceptor} to {@value #GUARD_MAP}. It fails while a member without the plugin is in the cluster (that member
-     * cannot deserialize it): the sweep tries again; jobs stay inline meanwhile ({@link #everyMemberHasThePlugin}).
-     */
-    private void installGuard() {
-        if (guardInstalled) {
-            return;
-        }
-        try {
-            instance.getMap(GUARD_MAP).addInterceptor(new JoinGuardInterceptor(storeIdentity));
-            guardInstalled = true;
-        } catch (RuntimeException e) {
-            logger.warning("the join guard (" + GUARD_MAP + ") could not be installed on every member (" + e
-                    + "); a member without the jobinfo-store plugin, or one whose jobinfo-storage names another store,"
-                    + " is in the cluster: jobs stay inline");
-        }
-    }
-
-    /**
-     * Passive mode: the join guard stays (or is installed) while any member owns an entry holding a reference, and is
-     * removed once none does, so that members without the plugin can join only a cluster whose jobs they can read.
-     * While a member without the drop-in is in the cluster (the guard cannot be installed then anyway), nothing
-     * changes and nothing is asked of it.
-     */
-    private void passiveGuard() {
-        if (firstMemberWithoutTheDropIn() != null) {
-            return; // a member without the drop-in is in: nothing is asked of it, and no guard could be installed
-        }
-        long references = 0;
-        try {
-            for (java.util.concurrent.Future<Long> answer : instance.getExecutorService(EXECUTOR)
-                    .submitToAllMembers(new ReferenceCount()).values()) {
-                references += answer.get(30, TimeUnit.SECONDS);
-            }
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            return;
-        }
-        if (references > 0) {
-            installGuard();
-        } else {
-            removeGuard();
-        }
-    }
-
-    /**
-     * Takes a guard of an earlier version off {@value #MAP}, where it made Hazelcast deserialize every value put and
-     * read on the partition thread. The guard on {@value #GUARD_MAP} keeps the same members out. Failures are logged.
-     */
-    private void removeLegacyGuard() {
-        try {
-            if (map.removeInterceptor(JoinGuardInterceptor.ID)) {
-                logger.info("the join guard of an earlier jobinfo-store version is taken off " + MAP
-                        + " (it is on " + GUARD_MAP + " now)");
-            }
-        } catch (RuntimeException e) {
-            logger.warning("the join guard of an earlier jobinfo-store version could not be taken off " + MAP + " ("
-                    + e + ")");
-        }
-    }
-
     private boolean passive() {
         return settings.mode() == DropInSettings.Mode.PASSIVE;
-    }
-
-    /**
-     * Removes the {@link JoinGuardInterceptor} from every member (passive mode), so that members without the plugin
-     * can join. Failures are logged; the next sweep tries again.
-     */
-    private void removeGuard() {
-        try {
-            instance.getMap(GUARD_MAP).removeInterceptor(JoinGuardInterceptor.ID);
-            guardInstalled = false;
-        } catch (RuntimeException e) {
-            logger.warning("the join guard (" + GUARD_MAP + ") could not be removed (" + e + "); retrying at the next sweep");
-        }
-    }
-
-    /**
-     * Whether every other member runs the drop-in ({@link DropInMembers}). While one does not, no job is moved: it
-     * could become master and would not read references. A missing member is warned about at most once a minute.
-     */
-    private boolean everyMemberHasThePlugin() {
-        Member missing = firstMemberWithoutTheDropIn();
-        if (missing == null) {
-            return true;
-        }
-        metrics.blockedByMemberWithoutPlugin.incrementAndGet();
-        long now = System.currentTimeMillis();
-        if (now - lastMissingWarning > 60_000) {
-            lastMissingWarning = now;
-            logger.warning("member " + missing + " does not run the jobinfo-store drop-in (no plugin jar): jobs stay"
-                    + " inline in " + MAP + " until every member has it");
-        }
-        return false;
-    }
-
-    /** A current member with no drop-in entry, or null; the lookup is cached for a sweep interval. */
-    private Member firstMemberWithoutTheDropIn() {
-        long now = System.currentTimeMillis();
-        if (now - lastMembersCheck < settings.sweepIntervalMillis() && instance.getCluster().getMembers().equals(
-                lastMembersChecked)) {
-            return lastMissingMember;
-        }
-        Member missing = null;
-        for (Map.Entry<Member, String> e : DropInMembers.modes(instance).entrySet()) {
-            if (e.getValue() == null && !e.getKey().localMember()) {
-                missing = e.getKey();
-                break;
-            }
-        }
-        lastMembersChecked = instance.getCluster().getMembers();
-        lastMissingMember = missing;
-        lastMembersCheck = now;
-        return missing;
     }
 
     static final String EXECUTOR = "jobinfo-store-dropin";
@@ -424,7 +294,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
             pending.remove(jobId);
             return;
         }
-        if (!everyMemberHasThePlugin()) {
+        if (!guard.everyMemberHasThePlugin()) {
             pending.remove(jobId);
             return;
         }
@@ -619,11 +489,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 DropInMembers.forgetDeparted(instance);
             }
             boolean passive = passive();
-            if (passive) {
-                passiveGuard();
-            } else {
-                installGuard();
-            }
+            guard.check();
             // passive: nothing is moved, so nothing is read either; the gauge says -1 (not counted)
             long inline = passive ? -1 : 0;
             for (Long jobId : passive ? java.util.Collections.<Long>emptySet() : map.localKeySet()) {

@@ -9,7 +9,7 @@ import java.io.ObjectInputStream;
 /**
  * Keeps members without the plugin out of a cluster that stores jobs by reference. It changes nothing (every method
  * returns {@code null}, "no change", or does nothing) and sits on a map that holds no entry
- * ({@link JobInfoMover#GUARD_MAP}), so no job operation ever calls it; its only effect is that Hazelcast copies the
+ * ({@link JoinGuard#GUARD_MAP}), so no job operation ever calls it; its only effect is that Hazelcast copies the
  * interceptors of every map to each joining member inside the join's post-join operation. A member that lacks this
  * class (a stock SeaTunnel without the plugin jar) cannot deserialize that operation, logs "Node could not join
  * cluster" and shuts down, so it never becomes master of jobs it could not read. A member with the jar but without
