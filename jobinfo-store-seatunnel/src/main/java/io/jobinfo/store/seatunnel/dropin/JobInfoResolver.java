@@ -66,6 +66,19 @@ final class JobInfoResolver implements AutoCloseable {
 
     JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
                     DropInMetrics metrics) {
+        this(store, cacheConfig, readTimeoutMillis, operationThreadWaitMillis, metrics, SeaTunnelJobDataCodec::inspect);
+    }
+
+    /** What a blob's verified payload must be before it is served (a job's Data; a history value's Data). */
+    interface PayloadCheck {
+        void check(long jobId, byte[] payload) throws CodecException;
+    }
+
+    private final PayloadCheck payloadCheck;
+
+    JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
+                    DropInMetrics metrics, PayloadCheck payloadCheck) {
+        this.payloadCheck = payloadCheck;
         this.store = store;
         this.maxEntryBytes = cacheConfig.maxEntryBytes();
         this.readTimeoutMillis = readTimeoutMillis;
@@ -211,7 +224,7 @@ final class JobInfoResolver implements AutoCloseable {
                             + " is not the one the map's reference was written for (length, checksums or codec"
                             + " differ); the job cannot be read: " + WAY_OUT);
                 }
-                SeaTunnelJobDataCodec.inspect(jobId, blob.payload());
+                payloadCheck.check(jobId, blob.payload());
                 return blob.payload();
             } catch (BlobNotFoundException e) {
                 metrics.readFailures.incrementAndGet();

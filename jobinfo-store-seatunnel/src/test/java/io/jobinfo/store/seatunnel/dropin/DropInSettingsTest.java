@@ -85,6 +85,34 @@ class DropInSettingsTest {
     }
 
     @Test
+    void historyIsOffByDefaultAndNamesTheMapsItMoves() {
+        String section = """
+                seatunnel:
+                  engine:
+                    jobinfo-storage:
+                      type: local
+                      namespace: %s
+                %s""";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties())
+                .historyMaps()).isEmpty();
+        String history = "    jobinfo-dropin:\n      history: %s\n";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("off"))), "seatunnel.yaml",
+                new Properties()).historyMaps()).isEmpty();
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("metrics"))),
+                "seatunnel.yaml", new Properties()).historyMaps()).containsExactly("engine_finishedJobMetrics");
+        DropInSettings all = DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("all"))),
+                "seatunnel.yaml", new Properties());
+        assertThat(all.historyMaps()).containsExactly("engine_finishedJobMetrics", "engine_finishedJobState",
+                "engine_finishedJobVertexInfo");
+        assertThat(all.mode()).isEqualTo(DropInSettings.Mode.ACTIVE);
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("dag"))),
+                "seatunnel.yaml", new Properties()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.history: 'dag' is not a choice; use off")
+                .hasMessageContaining("metrics (engine_finishedJobMetrics on the store)");
+    }
+
+    @Test
     void aWrongModeIsListedWithEveryOtherProblem() {
         assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
                 seatunnel:
