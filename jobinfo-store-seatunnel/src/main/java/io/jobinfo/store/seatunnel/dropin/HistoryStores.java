@@ -57,7 +57,9 @@ final class HistoryStores {
                         + "): " + e.getMessage());
             }
             JobInfoResolver resolver = new JobInfoResolver(store, sub.cache(), settings.readTimeoutMillis(),
-                    settings.operationThreadWaitMillis(), metrics, HistoryMover::checkPayload);
+                    settings.operationThreadWaitMillis(), metrics, HistoryMover::checkPayload, "put the blob back from"
+                    + " a backup, or remove the job's entry from " + map + " (it expires with"
+                    + " history-job-expire-minutes anyway)");
             h.resolversById.put(store.storeId(), resolver);
             h.resolversByMap.put(map, resolver);
         }

@@ -31,40 +31,41 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue 27, item 2 for {@code engine_finishedJobMetrics}: a real SeaTunnel 2.3.8 cluster (2 member processes, the
- * plugin jar, a local store, {@code jobinfo-dropin: history: metrics}, {@code history-job-expire-minutes: 2}) runs
- * ten 1 x 2 batch jobs to their end, and in long mode ({@code -Djobinfo.it.long=true}) a 110 x 20 batch job too
- * (~348 KB of metrics inline). Then
+ * Issue 27, item 2: a real SeaTunnel 2.3.8 cluster (2 member processes, the plugin jar, a local store,
+ * {@code jobinfo-dropin: history: all}, {@code history-job-expire-minutes: 2}) runs ten 1 x 2 batch jobs to their
+ * end, and in long mode ({@code -Djobinfo.it.long=true}) a 110 x 20 batch job too (~348 KB of metrics inline). Then,
+ * for each of {@code engine_finishedJobMetrics}, {@code engine_finishedJobState} and
+ * {@code engine_finishedJobVertexInfo}:
  * <ol>
- *   <li>the metrics map holds references only: fewer than 1 KB of cluster heap per entry (owned + backup), one blob
- *   per job in {@code <namespace>/history/engine_finishedJobMetrics};</li>
+ *   <li>the map holds references only: fewer than 1 KB of cluster heap per entry (owned + backup), one blob per job
+ *   in {@code <namespace>/history/<map>};</li>
  *   <li>REST {@code job-info/<id>} of every job and {@code finished-jobs} answer, byte for byte, what they answer once
- *   the test has put every job's original value back inline, as a stock cluster holds it (the blob's verified bytes
- *   put as raw Data by a client, without a TTL, which the drop-in never moves);</li>
- *   <li>a new value put with a TTL of 8 s under every id (job i gets job i+1's original metrics), as SeaTunnel's next
- *   pipeline end puts a merged value, is moved again (references only, every blob now holds the new value: the
+ *   the test has put every job's original values back inline in the three maps, as a stock cluster holds them (the
+ *   blobs' verified bytes put as raw Data by a client, without a TTL, which the drop-in never moves);</li>
+ *   <li>a new value put with a TTL of 8 s under every id (job i gets job i+1's original value), as SeaTunnel's next
+ *   pipeline end puts merged metrics, is moved again (references only, every blob now holds the new value: the
  *   superseded one was deleted first), and the entries expire 8 s later although Hazelcast 5.1's compare-and-set
- *   drops an entry's TTL (the mover sets it again; without that, seen here, the ten references were still there 40 s
- *   later): the map is empty and no history blob is left, deleted by the expiry events (the gc's grace is 10 minutes
- *   here, so the gc deleted none of them).</li>
+ *   drops an entry's TTL (the mover sets it again; without that, seen here, the references were still there 40 s
+ *   later): the maps are empty and no history blob is left, deleted by the expiry events (the gc's grace is 10
+ *   minutes here, so the gc deleted none of them).</li>
  * </ol>
  */
-class DropInHistoryMetricsTest {
+class DropInHistoryMapsTest {
 
-    static final Path DIR = SeaTunnelClusterExtension.TARGET.resolve("DropInHistoryMetricsTest").toAbsolutePath();
-    static final String METRICS = "engine_finishedJobMetrics";
+    static final Path DIR = SeaTunnelClusterExtension.TARGET.resolve("DropInHistoryMapsTest").toAbsolutePath();
+    static final List<String> MAPS = List.of("engine_finishedJobMetrics", "engine_finishedJobState",
+            "engine_finishedJobVertexInfo");
     static final String FINISHED_JOBS = "/hazelcast/rest/maps/finished-jobs";
     static final boolean LONG = Boolean.getBoolean("jobinfo.it.long");
 
     @Test
-    void finishedJobsMetricsAreReferencesServedAsStockAndTheirBlobsGoWhenTheyExpire() throws Exception {
+    void finishedJobsHistoryIsReferencesServedAsStockAndItsBlobsGoWhenTheEntriesExpire() throws Exception {
         long run = System.nanoTime();
         Path store = DIR.resolve("store-" + run);
-        Path blobs = store.resolve("history").resolve(METRICS);
         ClusterSpec spec = ClusterSpec.stock("st-history-dropin", 2)
                 .withEngineYaml(DropInChecks.storageYaml(store) + """
                         jobinfo-dropin:
-                          history: metrics
+                          history: all
                         history-job-expire-minutes: 2
                         """)
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
@@ -80,25 +81,31 @@ class DropInHistoryMetricsTest {
                         () -> "drop-in not active: " + client.dropInMetrics());
                 List<Long> ids = runJobs(client);
 
-                // 1. references only
-                awaitReferencesOnly(client, ids.size(), "after the jobs' end");
-                Map<Long, byte[]> files = blobFiles(blobs);
-                assertThat(files.keySet()).as("one history blob per job").containsExactlyInAnyOrderElementsOf(ids);
+                // 1. references only, one blob per job in each map's sub-namespace
+                Map<String, Map<Long, byte[]>> originals = new LinkedHashMap<>();
+                for (String map : MAPS) {
+                    awaitReferencesOnly(client, map, ids.size(), "after the jobs' end");
+                    Path blobs = blobsOf(store, map);
+                    Map<Long, byte[]> files = blobFiles(blobs);
+                    assertThat(files.keySet()).as("one %s blob per job", map).containsExactlyInAnyOrderElementsOf(ids);
+                    Map<Long, byte[]> payloads = new LinkedHashMap<>();
+                    for (long id : ids) {
+                        payloads.put(id, BlobEnvelope.verify(files.get(id), id, blobs.toString()).payload());
+                    }
+                    originals.put(map, payloads);
+                }
 
-                // 2. REST answers with references, then with the original values inline
+                // 2. REST answers with references, then with the original values inline (no TTL: never moved)
                 RestClient rest = new RestClient();
                 int port = cluster.port(0);
                 Map<String, String> drop = answers(rest, port, ids);
-                IMap<Long, Object> metrics = client.seaTunnelClient().getHazelcastInstance().getMap(METRICS);
-                Map<Long, byte[]> originals = new LinkedHashMap<>();
-                for (long id : ids) {
-                    byte[] payload = BlobEnvelope.verify(files.get(id), id, blobs.toString()).payload();
-                    originals.put(id, payload);
-                    metrics.set(id, new HeapData(payload), 0, TimeUnit.SECONDS); // no TTL: never moved
+                for (String map : MAPS) {
+                    IMap<Long, Object> m = client.seaTunnelClient().getHazelcastInstance().getMap(map);
+                    originals.get(map).forEach((id, payload) -> m.set(id, new HeapData(payload), 0, TimeUnit.SECONDS));
+                    MapFigures inline = client.mapFigures(map);
+                    assertThat(inline.totalBytes()).as("%s: the original values are inline again: %s", map, inline)
+                            .isGreaterThan(ids.size() * 1024L);
                 }
-                MapFigures inline = client.mapFigures(METRICS);
-                assertThat(inline.ownedBytes()).as("the original values are inline again: %s", inline)
-                        .isGreaterThan(ids.size() * 2_000L);
                 Map<String, String> stock = answers(rest, port, ids);
                 assertThat(drop.get(FINISHED_JOBS)).as("finished-jobs lists every job")
                         .contains(ids.stream().map(id -> "\"" + id + "\"").toList());
@@ -107,29 +114,39 @@ class DropInHistoryMetricsTest {
                             .isEqualTo(e.getValue());
                 }
 
-                // 3. a new value with a TTL (as SeaTunnel's merged metrics): job i gets job i+1's original value
-                Map<Long, byte[]> next = new LinkedHashMap<>();
-                for (int i = 0; i < ids.size(); i++) {
-                    next.put(ids.get(i), originals.get(ids.get((i + 1) % ids.size())));
-                }
-                for (Map.Entry<Long, byte[]> e : next.entrySet()) {
-                    metrics.set(e.getKey(), new HeapData(e.getValue()), 8, TimeUnit.SECONDS);
+                // 3. a new value with a TTL under every id (as SeaTunnel's merged metrics): job i gets job i+1's
+                Map<String, Map<Long, byte[]>> next = new LinkedHashMap<>();
+                for (String map : MAPS) {
+                    Map<Long, byte[]> values = new LinkedHashMap<>();
+                    for (int i = 0; i < ids.size(); i++) {
+                        values.put(ids.get(i), originals.get(map).get(ids.get((i + 1) % ids.size())));
+                    }
+                    next.put(map, values);
+                    IMap<Long, Object> m = client.seaTunnelClient().getHazelcastInstance().getMap(map);
+                    values.forEach((id, payload) -> m.set(id, new HeapData(payload), 8, TimeUnit.SECONDS));
                 }
                 long putAt = System.currentTimeMillis();
-                awaitReferencesOnly(client, ids.size(), "after the values were put again");
-                Map<Long, byte[]> rewritten = blobFiles(blobs);
-                assertThat(rewritten.keySet()).containsExactlyInAnyOrderElementsOf(ids);
-                for (long id : ids) {
-                    assertThat(BlobEnvelope.verify(rewritten.get(id), id, blobs.toString()).payload())
-                            .as("job %d: the blob of the new value replaced the old one", id)
-                            .isEqualTo(next.get(id));
+                for (String map : MAPS) {
+                    awaitReferencesOnly(client, map, ids.size(), "after the values were put again");
+                    Map<Long, byte[]> rewritten = blobFiles(blobsOf(store, map));
+                    assertThat(rewritten.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+                    for (long id : ids) {
+                        assertThat(BlobEnvelope.verify(rewritten.get(id), id, map).payload())
+                                .as("%s job %d: the blob of the new value replaced the old one", map, id)
+                                .isEqualTo(next.get(map).get(id));
+                    }
                 }
-                ClusterClient.await(() -> client.mapFigures(METRICS).ownedEntries() == 0
-                                && blobFiles(blobs).isEmpty(), Duration.ofSeconds(40),
+                ClusterClient.await(() -> MAPS.stream().allMatch(map -> client.mapFigures(map).ownedEntries() == 0
+                                && blobFiles(blobsOf(store, map)).isEmpty()), Duration.ofSeconds(40),
                         () -> "8 s TTL, " + (System.currentTimeMillis() - putAt) + " ms after the put: "
-                                + client.mapFigures(METRICS) + ", blobs left " + blobFiles(blobs).keySet());
+                                + MAPS.stream().map(map -> map + " " + client.mapFigures(map) + ", blobs left "
+                                + blobFiles(blobsOf(store, map)).keySet()).toList());
             }
         }
+    }
+
+    private static Path blobsOf(Path store, String map) {
+        return store.resolve("history").resolve(map);
     }
 
     /**
@@ -152,14 +169,15 @@ class DropInHistoryMetricsTest {
         return ids;
     }
 
-    private static void awaitReferencesOnly(ClusterClient client, int jobs, String when) {
+    private static void awaitReferencesOnly(ClusterClient client, String map, int jobs, String when) {
         ClusterClient.await(() -> {
-            MapFigures f = client.mapFigures(METRICS);
+            MapFigures f = client.mapFigures(map);
             return f.ownedEntries() == jobs && f.totalBytes() < 1024L * jobs;
-        }, Duration.ofSeconds(30), () -> METRICS + " " + when + ": " + client.mapFigures(METRICS) + " for " + jobs
+        }, Duration.ofSeconds(30), () -> map + " " + when + ": " + client.mapFigures(map) + " for " + jobs
                 + " jobs, not references only");
-        MapFigures f = client.mapFigures(METRICS);
-        assertThat(f.totalBytes() / f.ownedEntries()).as("cluster bytes per entry " + when).isLessThan(1024L);
+        MapFigures f = client.mapFigures(map);
+        assertThat(f.totalBytes() / f.ownedEntries()).as("%s: cluster bytes per entry %s", map, when)
+                .isLessThan(1024L);
     }
 
     /** GET job-info of every job and finished-jobs on the member at {@code port}. */
