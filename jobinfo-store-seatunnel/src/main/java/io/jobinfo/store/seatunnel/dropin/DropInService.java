@@ -60,6 +60,8 @@ public final class DropInService implements ManagedService {
     private volatile JobInfoMover mover;
     private volatile String instanceName;
     private volatile DropInTelemetry.Member telemetry;
+    /** The history maps' stores, resolvers and movers ({@link DropInSettings#historyMaps()}; none by default). */
+    private volatile HistoryStores history;
 
     private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore opened, MeterRegistry meters) {
         this.nodeEngine = nodeEngine;
@@ -110,6 +112,15 @@ public final class DropInService implements ManagedService {
                     + ", from " + settings.source() + "): " + e.getMessage());
         }
         DropInService service = new DropInService(nodeEngine, settings, store, meters);
+        if (!settings.historyMaps().isEmpty()) {
+            try {
+                service.history = HistoryStores.open(settings, clusterName, meters, service.metrics, service.logger);
+            } catch (RuntimeException e) {
+                service.resolver.close();
+                closeQuietly(store);
+                throw e;
+            }
+        }
         BY_SERIALIZATION.put(nodeEngine.getSerializationService(), service);
         service.logger.info("jobinfo-store drop-in started in " + settings.mode().name().toLowerCase(java.util.Locale.ROOT)
                 + " mode: store '" + store.storeId() + "' (" + store.type() + ", "
@@ -199,6 +210,10 @@ public final class DropInService implements ManagedService {
                         metrics, engine.getLogger(JobInfoMover.class), storeIdentity());
                 m.start();
                 mover = m;
+                HistoryStores h = history;
+                if (h != null) {
+                    h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class));
+                }
             }
         });
     }
@@ -224,6 +239,10 @@ public final class DropInService implements ManagedService {
         if (m != null) {
             m.stop();
         }
+        HistoryStores h = history;
+        if (h != null) {
+            h.close();
+        }
         if (instanceName != null) {
             DropInMBean.unregister(instanceName);
         }
@@ -241,6 +260,12 @@ public final class DropInService implements ManagedService {
 
     JobInfoResolver resolver() {
         return resolver;
+    }
+
+    /** The resolver of the history store {@code storeId}, or null (no such history store on this member). */
+    JobInfoResolver historyResolver(String storeId) {
+        HistoryStores h = history;
+        return h == null ? null : h.resolver(storeId);
     }
 
     public JobInfoStore store() {

@@ -96,6 +96,7 @@ public final class DropInSettings {
     private final long operationThreadWaitMillis;
     private final long summaryIntervalMillis;
     private final boolean telemetryMetrics;
+    private List<String> historyMaps = Collections.emptyList();
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
                    long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
@@ -166,6 +167,8 @@ public final class DropInSettings {
             }
         }
         Mode mode = mode(root, where, problems);
+        List<String> history = HistoryMaps.parse(dropInSection(root), "seatunnel.engine." + DROPIN_SECTION + "."
+                + HistoryMaps.KEY, problems);
         long readTimeout = number(system, READ_TIMEOUT, 600, 0, 86_400, problems) * 1000;
         long operationThreadWait = number(system, OPERATION_THREAD_WAIT, 5, 0, 600, problems) * 1000;
         long summaryInterval = number(system, SUMMARY_INTERVAL, 300, 1, 86_400, problems) * 1000;
@@ -180,8 +183,17 @@ public final class DropInSettings {
             }
             throw new InvalidConfigurationException(named);
         }
-        return new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads, viewWindow,
-                operationThreadWait, summaryInterval, telemetryMetrics(root));
+        DropInSettings settings = new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads,
+                viewWindow, operationThreadWait, summaryInterval, telemetryMetrics(root));
+        settings.historyMaps = history;
+        return settings;
+    }
+
+    private static Map<?, ?> dropInSection(Map<?, ?> root) {
+        Object seatunnel = root.get("seatunnel");
+        Object engine = seatunnel instanceof Map ? ((Map<?, ?>) seatunnel).get("engine") : null;
+        Object section = engine instanceof Map ? ((Map<?, ?>) engine).get(DROPIN_SECTION) : null;
+        return section instanceof Map ? (Map<?, ?>) section : Collections.emptyMap();
     }
 
     /** {@code seatunnel.engine.jobinfo-dropin.mode}: active when absent; a problem for anything else. */
@@ -198,8 +210,9 @@ public final class DropInSettings {
             return Mode.ACTIVE;
         }
         for (Object key : ((Map<?, ?>) section).keySet()) {
-            if (!MODE_KEY.equals(String.valueOf(key))) {
-                problems.add(name + "." + key + ": unknown key; known keys: [" + MODE_KEY + "]");
+            if (!MODE_KEY.equals(String.valueOf(key)) && !HistoryMaps.KEY.equals(String.valueOf(key))) {
+                problems.add(name + "." + key + ": unknown key; known keys: [" + MODE_KEY + ", " + HistoryMaps.KEY
+                        + "]");
             }
         }
         Object value = ((Map<?, ?>) section).get(MODE_KEY);
@@ -302,6 +315,14 @@ public final class DropInSettings {
      */
     public boolean telemetryMetrics() {
         return telemetryMetrics;
+    }
+
+    /**
+     * The history maps whose values go to the store ({@code seatunnel.engine.jobinfo-dropin.history}, see
+     * {@link HistoryMaps}); empty (off) by default.
+     */
+    public List<String> historyMaps() {
+        return historyMaps;
     }
 
     /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */

@@ -66,6 +66,23 @@ final class JobInfoResolver implements AutoCloseable {
 
     JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
                     DropInMetrics metrics) {
+        this(store, cacheConfig, readTimeoutMillis, operationThreadWaitMillis, metrics, SeaTunnelJobDataCodec::inspect,
+                WAY_OUT);
+    }
+
+    /** What a blob's verified payload must be before it is served (a job's Data; a history value's Data). */
+    interface PayloadCheck {
+        void check(long jobId, byte[] payload) throws CodecException;
+    }
+
+    private final PayloadCheck payloadCheck;
+    /** What an operator can do about a blob that is gone or damaged, for messages. */
+    private final String wayOut;
+
+    JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
+                    DropInMetrics metrics, PayloadCheck payloadCheck, String wayOut) {
+        this.payloadCheck = payloadCheck;
+        this.wayOut = wayOut;
         this.store = store;
         this.maxEntryBytes = cacheConfig.maxEntryBytes();
         this.readTimeoutMillis = readTimeoutMillis;
@@ -209,18 +226,18 @@ final class JobInfoResolver implements AutoCloseable {
                 if (!pointer.matches(blob.header())) {
                     throw new HazelcastSerializationException("job " + jobId + ": the blob at " + blob.location()
                             + " is not the one the map's reference was written for (length, checksums or codec"
-                            + " differ); the job cannot be read: " + WAY_OUT);
+                            + " differ); the job cannot be read: " + wayOut);
                 }
-                SeaTunnelJobDataCodec.inspect(jobId, blob.payload());
+                payloadCheck.check(jobId, blob.payload());
                 return blob.payload();
             } catch (BlobNotFoundException e) {
                 metrics.readFailures.incrementAndGet();
                 throw new HazelcastSerializationException("job " + jobId + ": no blob at " + store.location(jobId)
-                        + " although the map references one; the job cannot be read: " + WAY_OUT, e);
+                        + " although the map references one; the job cannot be read: " + wayOut, e);
             } catch (CorruptBlobException | CodecException e) {
                 metrics.readFailures.incrementAndGet();
                 throw new HazelcastSerializationException("job " + jobId + ": the blob at " + store.location(jobId)
-                        + " is damaged (" + e.getMessage() + "); " + WAY_OUT, e);
+                        + " is damaged (" + e.getMessage() + "); " + wayOut, e);
             } catch (JobInfoStoreException e) {
                 if (System.nanoTime() - deadline > 0) {
                     metrics.readFailures.incrementAndGet();

@@ -19,6 +19,15 @@ class DropInSettingsTest {
     @TempDir
     Path dir;
 
+    /** A local jobinfo-storage section at %s, followed by the engine keys %s (indented 4). */
+    static final String LOCAL_SECTION_AND = """
+            seatunnel:
+              engine:
+                jobinfo-storage:
+                  type: local
+                  namespace: %s
+            %s""";
+
     static Map<?, ?> yaml(String text) {
         return (Map<?, ?>) new Yaml(new SafeConstructor(new LoaderOptions())).load(text);
     }
@@ -51,13 +60,7 @@ class DropInSettingsTest {
 
     @Test
     void theModeIsActiveByDefaultAndPassiveWhenConfigured() {
-        String section = """
-                seatunnel:
-                  engine:
-                    jobinfo-storage:
-                      type: local
-                      namespace: %s
-                %s""";
+        String section = LOCAL_SECTION_AND;
         assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties()).mode())
                 .isEqualTo(DropInSettings.Mode.ACTIVE);
         assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "    jobinfo-dropin:\n      mode: passive\n")),
@@ -68,13 +71,7 @@ class DropInSettingsTest {
 
     @Test
     void seaTunnelsTelemetrySwitchIsReadOffByDefault() {
-        String section = """
-                seatunnel:
-                  engine:
-                    jobinfo-storage:
-                      type: local
-                      namespace: %s
-                %s""";
+        String section = LOCAL_SECTION_AND;
         assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties())
                 .telemetryMetrics()).isFalse();
         String telemetry = "    telemetry:\n      metric:\n        enabled: %s\n";
@@ -82,6 +79,28 @@ class DropInSettingsTest {
                 "seatunnel.yaml", new Properties()).telemetryMetrics()).isFalse();
         assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, telemetry.formatted("true"))),
                 "seatunnel.yaml", new Properties()).telemetryMetrics()).isTrue();
+    }
+
+    @Test
+    void historyIsOffByDefaultAndNamesTheMapsItMoves() {
+        String section = LOCAL_SECTION_AND;
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties())
+                .historyMaps()).isEmpty();
+        String history = "    jobinfo-dropin:\n      history: %s\n";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("off"))), "seatunnel.yaml",
+                new Properties()).historyMaps()).isEmpty();
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("metrics"))),
+                "seatunnel.yaml", new Properties()).historyMaps()).containsExactly("engine_finishedJobMetrics");
+        DropInSettings all = DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("all"))),
+                "seatunnel.yaml", new Properties());
+        assertThat(all.historyMaps()).containsExactly("engine_finishedJobMetrics", "engine_finishedJobState",
+                "engine_finishedJobVertexInfo");
+        assertThat(all.mode()).isEqualTo(DropInSettings.Mode.ACTIVE);
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml(section.formatted(dir, history.formatted("dag"))),
+                "seatunnel.yaml", new Properties()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.history: 'dag' is not a choice; use off")
+                .hasMessageContaining("metrics (engine_finishedJobMetrics on the store)");
     }
 
     @Test

@@ -63,8 +63,7 @@ final class ClusterFiles {
         return """
                 seatunnel:
                   engine:
-                    history-job-expire-minutes: 60
-                    backup-count: 1
+                %s    backup-count: 1
                     queue-type: blockingqueue
                     print-execution-info-interval: 600
                     print-job-metrics-info-interval: 600
@@ -78,7 +77,8 @@ final class ClusterFiles {
                         max-retained: 3
                         plugin-config:
                           namespace: %s
-                %s%s""".formatted(checkpointDir.toAbsolutePath(), spec.ownsTelemetry() ? "" : TELEMETRY_OFF,
+                %s%s""".formatted(spec.ownsHistoryExpiry() ? "" : "    history-job-expire-minutes: 60\n",
+                checkpointDir.toAbsolutePath(), spec.ownsTelemetry() ? "" : TELEMETRY_OFF,
                 spec.extraEngineYaml().indent(4));
     }
 

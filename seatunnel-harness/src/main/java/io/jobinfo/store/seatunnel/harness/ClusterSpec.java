@@ -53,6 +53,11 @@ public record ClusterSpec(String clusterName, int[] ports, int maxNoHeartbeatSec
                 """);
     }
 
+    /** Whether the engine YAML of this spec sets {@code history-job-expire-minutes} (the default 60 is then left out). */
+    boolean ownsHistoryExpiry() {
+        return extraEngineYaml.lines().anyMatch(l -> l.startsWith("history-job-expire-minutes:"));
+    }
+
     /** Whether the engine YAML of this spec has its own {@code telemetry} section (the default one is then left out). */
     boolean ownsTelemetry() {
         return extraEngineYaml.lines().anyMatch(l -> l.startsWith("telemetry:"));

@@ -1,0 +1,99 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.internal.serialization.SerializationService;
+import com.hazelcast.logging.ILogger;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+import io.jobinfo.store.metering.MeteredJobInfoStore;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStoreException;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stores, resolvers and movers of the history maps a member's {@link DropInSettings#historyMaps()} names: one
+ * store per map over its sub-namespace ({@link HistoryMaps#subNamespace}; same type and plugin-config as the
+ * running jobs' store, its own store id, claimed by the cluster like the main namespace), each with a resolver of its
+ * own (the main store's cache size each).
+ */
+final class HistoryStores {
+
+    private final Map<String, JobInfoStore> stores = new LinkedHashMap<>();
+    private final Map<String, JobInfoResolver> resolversById = new LinkedHashMap<>();
+    private final Map<String, JobInfoResolver> resolversByMap = new LinkedHashMap<>();
+    private final List<HistoryMover> movers = new ArrayList<>();
+
+    private HistoryStores() {
+    }
+
+    /**
+     * Opens and claims the history stores.
+     *
+     * @throws DropInRefusedException a store cannot be opened or belongs to another cluster
+     */
+    static HistoryStores open(DropInSettings settings, String clusterName, MeterRegistry meters, DropInMetrics metrics,
+                              ILogger logger) {
+        HistoryStores h = new HistoryStores();
+        JobInfoStorageConfig main = settings.storage();
+        for (String map : settings.historyMaps()) {
+            JobInfoStorageConfig sub = JobInfoStorageConfig.builder(main.type())
+                    .namespace(HistoryMaps.subNamespace(main.namespace(), map))
+                    .cacheMaxBytes(main.cache().maxBytes()).cacheMaxEntryBytes(main.cache().maxEntryBytes())
+                    .options(main.pluginConfig()).build();
+            JobInfoStore store;
+            try {
+                store = new ThreadWatchedStore(MeteredJobInfoStore.open(sub, meters), metrics, logger);
+                h.stores.put(map, store);
+                NamespaceClaim.claim(store, clusterName);
+            } catch (JobInfoStoreException | RuntimeException e) {
+                h.close();
+                throw new DropInRefusedException("the jobinfo-store drop-in cannot open the store of " + map + " ("
+                        + sub.namespace() + ", seatunnel.engine.jobinfo-dropin.history from " + settings.source()
+                        + "): " + e.getMessage());
+            }
+            JobInfoResolver resolver = new JobInfoResolver(store, sub.cache(), settings.readTimeoutMillis(),
+                    settings.operationThreadWaitMillis(), metrics, HistoryMover::checkPayload, "put the blob back from"
+                    + " a backup, or remove the job's entry from " + map + " (it expires with"
+                    + " history-job-expire-minutes anyway)");
+            h.resolversById.put(store.storeId(), resolver);
+            h.resolversByMap.put(map, resolver);
+        }
+        return h;
+    }
+
+    /** The resolver of the history store {@code storeId}, or null. */
+    JobInfoResolver resolver(String storeId) {
+        return resolversById.get(storeId);
+    }
+
+    /** Starts a mover per map, once the member has started. */
+    void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger) {
+        for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
+            HistoryMover m = new HistoryMover(instance, serialization, e.getKey(), e.getValue(),
+                    resolversByMap.get(e.getKey()), settings, logger);
+            m.start();
+            movers.add(m);
+        }
+    }
+
+    void close() {
+        for (HistoryMover m : movers) {
+            m.stop();
+        }
+        for (JobInfoResolver r : resolversById.values()) {
+            r.close();
+        }
+        for (JobInfoStore s : stores.values()) {
+            try {
+                s.close();
+            } catch (JobInfoStoreException | RuntimeException ignored) {
+                // stopping
+            }
+        }
+    }
+}

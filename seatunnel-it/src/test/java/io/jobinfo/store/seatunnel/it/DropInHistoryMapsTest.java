@@ -1,0 +1,216 @@
+package io.jobinfo.store.seatunnel.it;
+
+import com.hazelcast.internal.serialization.impl.HeapData;
+import com.hazelcast.map.IMap;
+import io.jobinfo.store.envelope.BlobEnvelope;
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+import io.jobinfo.store.seatunnel.harness.ClusterClient;
+import io.jobinfo.store.seatunnel.harness.ClusterSpec;
+import io.jobinfo.store.seatunnel.harness.FakeJobs;
+import io.jobinfo.store.seatunnel.harness.MapFigures;
+import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
+import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
+import io.jobinfo.store.seatunnel.harness.junit.RestClient;
+import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
+import io.jobinfo.store.spi.StoreNaming;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Issue 27, item 2: a real SeaTunnel 2.3.8 cluster (2 member processes, the plugin jar, a local store,
+ * {@code jobinfo-dropin: history: all}, {@code history-job-expire-minutes: 2}) runs ten 1 x 2 batch jobs to their
+ * end, and in long mode ({@code -Djobinfo.it.long=true}) a 110 x 20 batch job too (~348 KB of metrics inline). Then,
+ * for each of {@code engine_finishedJobMetrics}, {@code engine_finishedJobState} and
+ * {@code engine_finishedJobVertexInfo}:
+ * <ol>
+ *   <li>the map holds references only: fewer than 1 KB of cluster heap per entry (owned + backup), one blob per job
+ *   in {@code <namespace>/history/<map>};</li>
+ *   <li>REST {@code job-info/<id>} of every job and {@code finished-jobs} answer, byte for byte, what they answer once
+ *   the test has put every job's original values back inline in the three maps, as a stock cluster holds them (the
+ *   blobs' verified bytes put as raw Data by a client, without a TTL, which the drop-in never moves);</li>
+ *   <li>a new value put with a TTL of 8 s under every id (job i gets job i+1's original value), as SeaTunnel's next
+ *   pipeline end puts merged metrics, is moved again (references only, every blob now holds the new value: the
+ *   superseded one was deleted first), and the entries expire 8 s later although Hazelcast 5.1's compare-and-set
+ *   drops an entry's TTL (the mover sets it again; without that, seen here, the references were still there 40 s
+ *   later): the maps are empty and no history blob is left, deleted by the expiry events (the gc's grace is 10
+ *   minutes here, so the gc deleted none of them).</li>
+ * </ol>
+ */
+class DropInHistoryMapsTest {
+
+    static final Path DIR = SeaTunnelClusterExtension.TARGET.resolve("DropInHistoryMapsTest").toAbsolutePath();
+    static final List<String> MAPS = List.of("engine_finishedJobMetrics", "engine_finishedJobState",
+            "engine_finishedJobVertexInfo");
+    static final String FINISHED_JOBS = "/hazelcast/rest/maps/finished-jobs";
+    static final boolean LONG = Boolean.getBoolean("jobinfo.it.long");
+
+    @Test
+    void finishedJobsHistoryIsReferencesServedAsStockAndItsBlobsGoWhenTheEntriesExpire() throws Exception {
+        long run = System.nanoTime();
+        Path store = DIR.resolve("store-" + run);
+        ClusterSpec spec = ClusterSpec.stock("st-history-dropin", 2)
+                .withEngineYaml(DropInChecks.storageYaml(store) + """
+                        jobinfo-dropin:
+                          history: all
+                        history-job-expire-minutes: 2
+                        """)
+                .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
+                .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
+                        "-Dhazelcast.internal.map.expiration.task.period.seconds=1"));
+        try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, DIR.resolve("cluster-" + run))) {
+            cluster.start();
+            try (ClusterClient client = new ClusterClient(spec)) {
+                ClusterClient.await(() -> client.members().size() == 2, Duration.ofSeconds(120),
+                        () -> "the members did not start: " + cluster.logTail(0, 4000));
+                ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                                .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
+                        () -> "drop-in not active: " + client.dropInMetrics());
+                List<Long> ids = runJobs(client);
+
+                // 1. references only, one blob per job in each map's sub-namespace
+                Map<String, Map<Long, byte[]>> originals = new LinkedHashMap<>();
+                for (String map : MAPS) {
+                    awaitReferencesOnly(client, map, ids.size(), "after the jobs' end");
+                    Path blobs = blobsOf(store, map);
+                    Map<Long, byte[]> files = blobFiles(blobs);
+                    assertThat(files.keySet()).as("one %s blob per job", map).containsExactlyInAnyOrderElementsOf(ids);
+                    Map<Long, byte[]> payloads = new LinkedHashMap<>();
+                    for (long id : ids) {
+                        payloads.put(id, BlobEnvelope.verify(files.get(id), id, blobs.toString()).payload());
+                    }
+                    originals.put(map, payloads);
+                }
+
+                // 2. REST answers with references, then with the original values inline (no TTL: never moved)
+                RestClient rest = new RestClient();
+                int port = cluster.port(0);
+                Map<String, String> drop = answers(rest, port, ids);
+                for (String map : MAPS) {
+                    IMap<Long, Object> m = client.seaTunnelClient().getHazelcastInstance().getMap(map);
+                    originals.get(map).forEach((id, payload) -> m.set(id, new HeapData(payload), 0, TimeUnit.SECONDS));
+                    MapFigures inline = client.mapFigures(map);
+                    assertThat(inline.totalBytes()).as("%s: the original values are inline again: %s", map, inline)
+                            .isGreaterThan(ids.size() * 1024L);
+                }
+                Map<String, String> stock = answers(rest, port, ids);
+                assertThat(drop.get(FINISHED_JOBS)).as("finished-jobs lists every job")
+                        .contains(ids.stream().map(id -> "\"" + id + "\"").toList());
+                for (Map.Entry<String, String> e : stock.entrySet()) {
+                    assertThat(drop.get(e.getKey())).as("GET %s: references against inline values", e.getKey())
+                            .isEqualTo(e.getValue());
+                }
+
+                // 3. a new value with a TTL under every id (as SeaTunnel's merged metrics): job i gets job i+1's
+                Map<String, Map<Long, byte[]>> next = new LinkedHashMap<>();
+                for (String map : MAPS) {
+                    Map<Long, byte[]> values = new LinkedHashMap<>();
+                    for (int i = 0; i < ids.size(); i++) {
+                        values.put(ids.get(i), originals.get(map).get(ids.get((i + 1) % ids.size())));
+                    }
+                    next.put(map, values);
+                    IMap<Long, Object> m = client.seaTunnelClient().getHazelcastInstance().getMap(map);
+                    values.forEach((id, payload) -> m.set(id, new HeapData(payload), 8, TimeUnit.SECONDS));
+                }
+                long putAt = System.currentTimeMillis();
+                for (String map : MAPS) {
+                    awaitReferencesOnly(client, map, ids.size(), "after the values were put again");
+                    Map<Long, byte[]> rewritten = blobFiles(blobsOf(store, map));
+                    assertThat(rewritten.keySet()).containsExactlyInAnyOrderElementsOf(ids);
+                    for (long id : ids) {
+                        assertThat(BlobEnvelope.verify(rewritten.get(id), id, map).payload())
+                                .as("%s job %d: the blob of the new value replaced the old one", map, id)
+                                .isEqualTo(next.get(map).get(id));
+                    }
+                }
+                ClusterClient.await(() -> MAPS.stream().allMatch(map -> client.mapFigures(map).ownedEntries() == 0
+                                && blobFiles(blobsOf(store, map)).isEmpty()), Duration.ofSeconds(40),
+                        () -> "8 s TTL, " + (System.currentTimeMillis() - putAt) + " ms after the put: "
+                                + MAPS.stream().map(map -> map + " " + client.mapFigures(map) + ", blobs left "
+                                + blobFiles(blobsOf(store, map)).keySet()).toList());
+            }
+        }
+    }
+
+    private static Path blobsOf(Path store, String map) {
+        return store.resolve("history").resolve(map);
+    }
+
+    /**
+     * Ten 1 x 2 batch jobs at once, each to FINISHED, and in long mode ({@code -Djobinfo.it.long=true}) one 110 x 20
+     * batch job too (about 100 s more on 2 shared cores).
+     */
+    private static List<Long> runJobs(ClusterClient client) {
+        List<Long> ids = new ArrayList<>();
+        if (LONG) {
+            ids.add(client.submit(FakeJobs.write(DIR.resolve("jobs"), "history-large", 110, 20, false),
+                    "history-large"));
+        }
+        for (int i = 0; i < 10; i++) {
+            ids.add(client.submit(FakeJobs.write(DIR.resolve("jobs"), "history-small-" + i, 1, 2, false),
+                    "history-small-" + i));
+        }
+        for (long id : ids) {
+            client.awaitStatus(id, "FINISHED", Duration.ofSeconds(120));
+        }
+        return ids;
+    }
+
+    private static void awaitReferencesOnly(ClusterClient client, String map, int jobs, String when) {
+        ClusterClient.await(() -> {
+            MapFigures f = client.mapFigures(map);
+            return f.ownedEntries() == jobs && f.totalBytes() < 1024L * jobs;
+        }, Duration.ofSeconds(30), () -> map + " " + when + ": " + client.mapFigures(map) + " for " + jobs
+                + " jobs, not references only");
+        MapFigures f = client.mapFigures(map);
+        assertThat(f.totalBytes() / f.ownedEntries()).as("%s: cluster bytes per entry %s", map, when)
+                .isLessThan(1024L);
+    }
+
+    /** GET job-info of every job and finished-jobs on the member at {@code port}. */
+    private static Map<String, String> answers(RestClient rest, int port, List<Long> ids) {
+        Map<String, String> out = new TreeMap<>();
+        for (long id : ids) {
+            RestClient.Response r = rest.get(port, RestClient.JOB_INFO + id);
+            assertThat(r.status()).as("job-info of %d: %s", id, r.body()).isEqualTo(200);
+            assertThat(r.body()).as("job-info of %d", id).contains("\"metrics\"").contains("FINISHED");
+            out.put(RestClient.JOB_INFO + id, r.body());
+        }
+        RestClient.Response all = rest.get(port, FINISHED_JOBS);
+        assertThat(all.status()).as("finished-jobs: %s", all.body()).isEqualTo(200);
+        out.put(FINISHED_JOBS, all.body());
+        return out;
+    }
+
+    /** The history blobs in {@code dir} by job id (the namespace's claim left out). */
+    static Map<Long, byte[]> blobFiles(Path dir) {
+        Map<Long, byte[]> out = new TreeMap<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                OptionalLong id = StoreNaming.parseBlobName(p.getFileName().toString());
+                if (id.isPresent() && !NamespaceClaim.isClaim(id.getAsLong())) {
+                    out.put(id.getAsLong(), Files.readAllBytes(p));
+                }
+            }
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        return out;
+    }
+}
