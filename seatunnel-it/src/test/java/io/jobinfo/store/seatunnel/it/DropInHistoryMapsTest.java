@@ -39,6 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * <ol>
  *   <li>the map holds references only: fewer than 1 KB of cluster heap per entry (owned + backup), one blob per job
  *   in {@code <namespace>/history/<map>};</li>
+ *   <li>a kill -9 of the master and its restart change none of it (still references only, every blob there);</li>
  *   <li>REST {@code job-info/<id>} of every job and {@code finished-jobs} answer, byte for byte, what they answer once
  *   the test has put every job's original values back inline in the three maps, as a stock cluster holds them (the
  *   blobs' verified bytes put as raw Data by a client, without a TTL, which the drop-in never moves);</li>
@@ -95,9 +96,27 @@ class DropInHistoryMapsTest {
                     originals.put(map, payloads);
                 }
 
-                // 2. REST answers with references, then with the original values inline (no TTL: never moved)
+                // a master kill in between changes none of it: kill -9 of the master, the other member takes its
+                // partitions over (the backups), the killed member starts again; still references only, no blob lost
+                int master = cluster.indexOfPort(client.masterPort());
+                cluster.kill(master);
+                client.awaitClusterSize(1, Duration.ofSeconds(60));
+                cluster.restart(master);
+                client.awaitClusterSize(2, Duration.ofSeconds(120));
+                for (String map : MAPS) {
+                    awaitReferencesOnly(client, map, ids.size(), "after the master's kill and restart");
+                    assertThat(blobFiles(blobsOf(store, map)).keySet()).as("%s blobs after the master's kill", map)
+                            .containsExactlyInAnyOrderElementsOf(ids);
+                }
+
+                // 2. REST answers with references, then with the original values inline (no TTL: never moved), on
+                // the member that took over, and on the restarted one (its cache cold: every answer read from the
+                // store)
                 RestClient rest = new RestClient();
-                int port = cluster.port(0);
+                int port = cluster.port(1 - master);
+                ClusterClient.await(() -> answersOk(rest, cluster.port(master)), Duration.ofSeconds(60),
+                        () -> "the restarted member's REST does not answer");
+                Map<String, String> restarted = answers(rest, cluster.port(master), ids);
                 Map<String, String> drop = answers(rest, port, ids);
                 for (String map : MAPS) {
                     IMap<Long, Object> m = client.seaTunnelClient().getHazelcastInstance().getMap(map);
@@ -112,6 +131,11 @@ class DropInHistoryMapsTest {
                 for (Map.Entry<String, String> e : stock.entrySet()) {
                     assertThat(drop.get(e.getKey())).as("GET %s: references against inline values", e.getKey())
                             .isEqualTo(e.getValue());
+                    if (e.getKey().startsWith(RestClient.JOB_INFO)) {
+                        // the listing's order is the iteration order of the member asked; one job's answer is not
+                        assertThat(restarted.get(e.getKey())).as("GET %s on the restarted member", e.getKey())
+                                .isEqualTo(e.getValue());
+                    }
                 }
 
                 // 3. a new value with a TTL under every id (as SeaTunnel's merged metrics): job i gets job i+1's
@@ -178,6 +202,15 @@ class DropInHistoryMapsTest {
         MapFigures f = client.mapFigures(map);
         assertThat(f.totalBytes() / f.ownedEntries()).as("%s: cluster bytes per entry %s", map, when)
                 .isLessThan(1024L);
+    }
+
+    /** Whether the member at {@code port} answers finished-jobs (false while it cannot be reached yet). */
+    private static boolean answersOk(RestClient rest, int port) {
+        try {
+            return rest.get(port, FINISHED_JOBS).status() == 200;
+        } catch (IllegalStateException notYet) {
+            return false;
+        }
     }
 
     /** GET job-info of every job and finished-jobs on the member at {@code port}. */
