@@ -53,6 +53,11 @@ final class DropInCollector extends Collector implements Collector.Describable {
             {"storeCalls", "calls", "Store calls made by this member"},
             {"storeCallsOnPartitionThreads", "calls_on_partition_threads",
                     "Store calls made on a Hazelcast partition thread (0 by design)"},
+            {"historyMoved", "history_moved", "Finished jobs' history values this member replaced by a reference"},
+            {"historyMoveFailures", "history_move_failures",
+                    "History moves that failed (the value stays inline; the next sweep tries again)"},
+            {"historyBlobsDeleted", "history_blobs_deleted",
+                    "History blobs deleted after an expiry, a removal or a newer value, and by gc"},
     };
 
     /** Gauges: the {@link DropInMetrics#snapshot()} key, the metric name and its help. */

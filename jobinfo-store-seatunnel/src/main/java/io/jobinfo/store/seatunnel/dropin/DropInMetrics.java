@@ -37,6 +37,12 @@ public final class DropInMetrics {
     final AtomicLong inlineOwned = new AtomicLong();
     /** 1 while this member holds every blob delete because its view of the map may be partial, else 0. */
     final AtomicLong deletesHeld = new AtomicLong();
+    /** History values (issue 27, {@code jobinfo-dropin.history}) replaced by a reference, over all history maps. */
+    final AtomicLong historyMoved = new AtomicLong();
+    /** History moves that failed (the value stays inline; the next sweep tries again). */
+    final AtomicLong historyMoveFailures = new AtomicLong();
+    /** History blobs deleted: after an expiry, a removal or a newer value, and by the gc. */
+    final AtomicLong historyBlobsDeleted = new AtomicLong();
     private final Set<String> storeThreadKinds = ConcurrentHashMap.newKeySet();
     private volatile LongSupplier pendingMoves = () -> 0;
     private volatile LongSupplier badValues = () -> 0;
@@ -75,7 +81,8 @@ public final class DropInMetrics {
      * {@code inlineOwned} (inline values this member owned at its last sweep: jobs kept inline, for whatever reason; -1 in passive mode, which reads none),
      * {@code badValues} (job ids whose value is not SeaTunnel's {@code JobInfo}, each logged once at WARN and left alone),
      * {@code storeCalls} and {@code storeCallsOnPartitionThreads} (store calls made on a Hazelcast partition thread;
-     * the design keeps it at 0, see {@link ThreadWatchedStore}).
+     * the design keeps it at 0, see {@link ThreadWatchedStore}); and with {@code jobinfo-dropin.history} on,
+     * {@code historyMoved}, {@code historyMoveFailures} and {@code historyBlobsDeleted} (0 otherwise).
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -98,6 +105,9 @@ public final class DropInMetrics {
         m.put("badValues", badValues.getAsLong());
         m.put("storeCalls", storeCalls.get());
         m.put("storeCallsOnPartitionThreads", storeCallsOnPartitionThreads.get());
+        m.put("historyMoved", historyMoved.get());
+        m.put("historyMoveFailures", historyMoveFailures.get());
+        m.put("historyBlobsDeleted", historyBlobsDeleted.get());
         return m;
     }
 }

@@ -34,7 +34,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Moves the values of one of SeaTunnel's finished-job maps ({@link HistoryMaps}) to the store, on the member that
@@ -74,8 +73,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     private final HistoryEntries entries;
     private final ScheduledExecutorService worker;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
-    private final AtomicLong moved = new AtomicLong();
-    private final AtomicLong deleted = new AtomicLong();
+    private final DropInMetrics metrics;
     private volatile LockClaims claims;
     private volatile LockClaims gcClaims;
     private volatile ReferenceWrite writer;
@@ -84,7 +82,8 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     private volatile long lastGc;
 
     HistoryMover(HazelcastInstance instance, SerializationService serialization, String mapName, JobInfoStore store,
-                 JobInfoResolver resolver, DropInSettings settings, ILogger logger) {
+                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger) {
+        this.metrics = metrics;
         this.instance = instance;
         this.serialization = serialization;
         this.map = instance.getMap(mapName);
@@ -145,11 +144,6 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
                 // the member is stopping
             }
         }
-    }
-
-    /** Blobs written, blobs deleted (after an expiry, removal or supersession, and by gc): for probes and tests. */
-    long[] counts() {
-        return new long[] {moved.get(), deleted.get()};
     }
 
     @Override
@@ -253,7 +247,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
             }, null);
             switch (r.outcome()) {
                 case WRITTEN:
-                    moved.incrementAndGet();
+                    metrics.historyMoved.incrementAndGet();
                     logger.fine(name + " job " + jobId + " moved to " + store.location(jobId));
                     return;
                 case CHANGED:
@@ -283,6 +277,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     }
 
     private void retry(long jobId, String cause) {
+        metrics.historyMoveFailures.incrementAndGet();
         logger.warning(name + " job " + jobId + " stays inline for now: its blob could not be written to "
                 + store.location(jobId) + " (" + cause + "); the next sweep tries again");
     }
@@ -303,7 +298,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
                     }
                 });
         if (r.outcome() == BlobDeletion.Outcome.DELETED) {
-            deleted.incrementAndGet();
+            metrics.historyBlobsDeleted.incrementAndGet();
             logger.fine(name + " job " + jobId + (gc ? ": gc deleted " : ": entry gone, deleted ")
                     + store.location(jobId));
         } else if (r.outcome() == BlobDeletion.Outcome.FAILED || r.outcome() == BlobDeletion.Outcome.HELD) {

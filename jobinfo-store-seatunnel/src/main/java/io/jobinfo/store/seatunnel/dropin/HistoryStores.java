@@ -27,6 +27,8 @@ final class HistoryStores {
     private final Map<String, JobInfoResolver> resolversById = new LinkedHashMap<>();
     private final Map<String, JobInfoResolver> resolversByMap = new LinkedHashMap<>();
     private final List<HistoryMover> movers = new ArrayList<>();
+    /** The member's counters, which the movers count their moves and deletes in. */
+    private DropInMetrics metrics;
 
     private HistoryStores() {
     }
@@ -39,6 +41,7 @@ final class HistoryStores {
     static HistoryStores open(DropInSettings settings, String clusterName, MeterRegistry meters, DropInMetrics metrics,
                               ILogger logger) {
         HistoryStores h = new HistoryStores();
+        h.metrics = metrics;
         JobInfoStorageConfig main = settings.storage();
         for (String map : settings.historyMaps()) {
             JobInfoStorageConfig sub = JobInfoStorageConfig.builder(main.type())
@@ -75,7 +78,7 @@ final class HistoryStores {
     void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger) {
         for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
             HistoryMover m = new HistoryMover(instance, serialization, e.getKey(), e.getValue(),
-                    resolversByMap.get(e.getKey()), settings, logger);
+                    resolversByMap.get(e.getKey()), settings, metrics, logger);
             m.start();
             movers.add(m);
         }

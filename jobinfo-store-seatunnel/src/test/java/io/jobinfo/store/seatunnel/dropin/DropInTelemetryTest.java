@@ -85,7 +85,8 @@ class DropInTelemetryTest {
                     assertThat(f.help).as(f.name).isNotBlank();
                 }
             }
-            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(23).contains("jobinfo_store_bad_values");
+            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(26).contains("jobinfo_store_bad_values",
+                    "jobinfo_store_history_moved", "jobinfo_store_history_blobs_deleted");
 
             DropInTelemetry.unregister(a);
             assertThat(sample("jobinfo_store_moved_total", "c1", "127.0.0.1:5801")).isNull();

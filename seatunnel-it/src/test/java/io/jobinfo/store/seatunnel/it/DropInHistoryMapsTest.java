@@ -96,6 +96,10 @@ class DropInHistoryMapsTest {
                     originals.put(map, payloads);
                 }
 
+                // the members' counters (MBean and telemetry) count every move: one per job and map
+                assertThat(client.dropInTotal("historyMoved")).as("history moves counted: %s", client.dropInMetrics())
+                        .isGreaterThanOrEqualTo((long) MAPS.size() * ids.size());
+
                 // a master kill in between changes none of it: kill -9 of the master, the other member takes its
                 // partitions over (the backups), the killed member starts again; still references only, no blob lost
                 int master = cluster.indexOfPort(client.masterPort());
@@ -165,6 +169,9 @@ class DropInHistoryMapsTest {
                         () -> "8 s TTL, " + (System.currentTimeMillis() - putAt) + " ms after the put: "
                                 + MAPS.stream().map(map -> map + " " + client.mapFigures(map) + ", blobs left "
                                 + blobFiles(blobsOf(store, map)).keySet()).toList());
+                // the expiry deletes, all after the restart, so both members' counters hold them
+                assertThat(client.dropInTotal("historyBlobsDeleted")).as("history deletes counted: %s",
+                        client.dropInMetrics()).isGreaterThanOrEqualTo((long) MAPS.size() * ids.size());
             }
         }
     }
