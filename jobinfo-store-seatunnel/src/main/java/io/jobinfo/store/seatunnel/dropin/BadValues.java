@@ -37,6 +37,11 @@ final class BadValues {
         this.reader = reader(map);
     }
 
+    /** The reader this uses: the map's values as stored Data, decoding SeaTunnel's {@code JobInfo} only. */
+    MapValueReader values() {
+        return reader;
+    }
+
     /** A reader of {@code map} that decodes SeaTunnel's {@code JobInfo} and nothing a stored byte names. */
     static MapValueReader reader(IMap<Long, ?> map) {
         return new MapValueReader(map, JobValueFormats.of(new SeaTunnelJobInfoFormat()));

@@ -21,11 +21,9 @@ import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.LockClaims;
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.ReferenceWrite;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.StoredBlob;
 
 import java.time.Instant;
 import java.util.Set;
@@ -338,16 +336,6 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
 
     private void gc(long now) throws JobInfoStoreException {
         Instant cutoff = Instant.ofEpochMilli(now - settings.gcGraceMillis());
-        for (StoredBlob blob : store.list()) {
-            if (!blob.lastModified().isBefore(cutoff)) {
-                continue;
-            }
-            if (blob.incomplete()) {
-                store.deleteIncomplete(blob);
-            } else if (!NamespaceClaim.isClaim(blob.jobId()) && !map.containsKey(blob.jobId())) {
-                final long id = blob.jobId();
-                run(() -> delete(id, true));
-            }
-        }
+        OrphanScan.scan(store, map, cutoff, id -> run(() -> delete(id, true)));
     }
 }

@@ -17,13 +17,11 @@ import io.jobinfo.store.seatunnel.SeaTunnelJobDataCodec;
 import io.jobinfo.store.lifecycle.BlobDeletion;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.LockClaims;
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.lifecycle.ReferenceWrite;
 import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.envelope.SealedEnvelope;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.StoredBlob;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 
 import java.time.Instant;
@@ -91,8 +89,6 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     private final String storeIdentity;
     private final JoinGuard guard;
     private final IMap<Long, JobInfo> map;
-    /** Reads values of {@link #map} as stored Data, decoding SeaTunnel's {@code JobInfo} only. */
-    private final io.jobinfo.store.lifecycle.MapValueReader values;
     /**
      * The per-id claim locks ({@link LockClaims#SEATUNNEL_CLAIMS}) shared with the operator tools: a move (blob, then
      * reference by compare-and-set), the delete after a removal and a gc delete each hold the lock of their job id,
@@ -123,7 +119,6 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         this.metrics = metrics;
         this.logger = logger;
         this.map = instance.getMap(MAP);
-        this.values = BadValues.reader(map);
         this.badValues = new BadValues(logger, map);
         this.guard = new JoinGuard(instance, map, settings, metrics, logger, storeIdentity);
         this.stripes = new ScheduledExecutorService[settings.moveThreads()];
@@ -393,7 +388,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
      * another class does not (only a {@code JobInfo} holds one).
      */
     private boolean mayReference(long jobId) {
-        io.jobinfo.store.lifecycle.MapValue now = values.read(jobId);
+        io.jobinfo.store.lifecycle.MapValue now = badValues.values().read(jobId);
         if (now.undecodable()) {
             return true;
         }
@@ -524,23 +519,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
         metrics.gcRuns.incrementAndGet();
         Instant cutoff = Instant.ofEpochMilli(now - settings.gcGraceMillis());
-        for (StoredBlob blob : store.list()) {
-            if (!blob.lastModified().isBefore(cutoff)) {
-                continue;
-            }
-            if (blob.incomplete()) {
-                store.deleteIncomplete(blob);
-                continue;
-            }
-            long jobId = blob.jobId();
-            if (NamespaceClaim.isClaim(jobId)) {
-                continue;
-            }
-            if (!map.containsKey(jobId)) {
-                final long id = jobId;
-                stripe(id).execute(() -> gcDelete(id));
-            }
-        }
+        OrphanScan.scan(store, map, cutoff, id -> stripe(id).execute(() -> gcDelete(id)));
     }
 
     /**
