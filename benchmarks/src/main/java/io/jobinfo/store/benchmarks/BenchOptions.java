@@ -53,6 +53,10 @@ final class BenchOptions {
     int engineScaleMinutes = 90;
     /** Each member's -Xmx there. */
     String engineMemberHeap = "1g";
+    /** Retained finished-job counts of the real-engine history scenario (SeaTunnelHistoryBenchmark); empty: not run. */
+    List<Integer> engineHistory = List.of(1000, 10_000);
+    /** Its rounds; 0: {@link #rounds}. */
+    int engineHistoryRounds;
     boolean quick;
     int jmhForks = 2;
     int jmhWarmups = 3;
@@ -144,6 +148,8 @@ final class BenchOptions {
                 case "--engine-scale-rounds" -> o.engineScaleRounds = Integer.parseInt(v);
                 case "--engine-scale-minutes" -> o.engineScaleMinutes = Integer.parseInt(v);
                 case "--engine-member-heap" -> o.engineMemberHeap = v.trim();
+                case "--engine-history" -> o.engineHistory = v.trim().equals("none") ? List.of() : intList(k, v);
+                case "--engine-history-rounds" -> o.engineHistoryRounds = Integer.parseInt(v);
                 case "--jmh-forks" -> o.jmhForks = Integer.parseInt(v);
                 case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
                 case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
@@ -162,6 +168,10 @@ final class BenchOptions {
     }
 
     /** Rounds of the real-engine scale scenario. */
+    int engineHistoryRounds() {
+        return engineHistoryRounds > 0 ? engineHistoryRounds : rounds;
+    }
+
     int engineScaleRounds() {
         return engineScaleRounds > 0 ? engineScaleRounds : rounds;
     }
@@ -293,6 +303,10 @@ final class BenchOptions {
         if (engineScaleRounds < 0 || engineScaleRounds > 50) {
             problems.add("--engine-scale-rounds must be 0..50");
         }
+        increasingCounts(problems, "--engine-history", engineHistory, 100_000);
+        if (engineHistoryRounds < 0 || engineHistoryRounds > 50) {
+            problems.add("--engine-history-rounds must be 0..50");
+        }
         if (engineScaleMinutes < 1) {
             problems.add("--engine-scale-minutes must be at least 1");
         }
@@ -331,6 +345,9 @@ final class BenchOptions {
                        java -jar benchmarks/target/benchmarks.jar engine-scale [options]
                                            (only the real SeaTunnel scale section; --out default
                                            benchmarks/target/engine-scale-report)
+                       java -jar benchmarks/target/benchmarks.jar engine-history [options]
+                                           (only the real SeaTunnel finished-job history section; --out default
+                                           benchmarks/target/engine-history-report)
                   --jobs N                 jobs per scenario (default 1000)
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
@@ -363,6 +380,9 @@ final class BenchOptions {
                   --engine-scale-rounds N  its rounds (default: --rounds); medians per count
                   --engine-scale-minutes M its budget: a count estimated to pass it is not started (default 90)
                   --engine-member-heap SIZE  each member's -Xmx there (default 1g)
+                  --engine-history LIST|none  retained finished-job counts of the real SeaTunnel history scenario
+                                           (default 1000,10000), stock and drop-in (history: all) clusters
+                  --engine-history-rounds N  its rounds (default: --rounds); medians per count
                   --no-migrate             skip the migrate / rollback throughput scenario
                   --migrate-parallelism N  its parallelism (default: the migrate command's default)
                   --out DIR                where the report goes (default docs/benchmarks; the migrate command:

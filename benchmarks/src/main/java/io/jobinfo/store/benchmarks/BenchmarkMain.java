@@ -40,6 +40,11 @@ public final class BenchmarkMain {
             System.err.println("report written: " + report.toAbsolutePath());
             System.exit(0);
         }
+        if (o.command.equals("engine-history")) {
+            Path report = runEngineHistory(o);
+            System.err.println("report written: " + report.toAbsolutePath());
+            System.exit(0);
+        }
         if (!o.command.equals("report")) {
             System.out.println(BenchOptions.usage());
             System.exit(o.command.equals("help") ? 0 : 2);
@@ -85,6 +90,29 @@ public final class BenchmarkMain {
             String md = scale.run();
             Files.createDirectories(dir);
             scale.chart(dir);
+            Path readme = dir.resolve("README.md");
+            Files.writeString(readme, md, java.nio.charset.StandardCharsets.UTF_8);
+            return readme;
+        } finally {
+            if (tempWork) {
+                Directories.deleteRecursively(work);
+            }
+        }
+    }
+
+    /**
+     * The {@code engine-history} command: only the real SeaTunnel finished-job history section (issue 27), written as
+     * {@code README.md} under {@code --out} (default {@code benchmarks/target/engine-history-report}, never the
+     * published report's directory unless given).
+     */
+    static Path runEngineHistory(BenchOptions o) throws Exception {
+        quietHeadlessJvm();
+        boolean tempWork = o.workDir == null;
+        Path work = workDirectory(o);
+        Path dir = o.outGiven ? o.out : Path.of("benchmarks/target/engine-history-report");
+        try {
+            String md = new SeaTunnelHistoryBenchmark(o, new Metrics(), work).run();
+            Files.createDirectories(dir);
             Path readme = dir.resolve("README.md");
             Files.writeString(readme, md, java.nio.charset.StandardCharsets.UTF_8);
             return readme;
@@ -169,6 +197,7 @@ public final class BenchmarkMain {
         SeaTunnelScaleBenchmark engineScale = new SeaTunnelScaleBenchmark(o, m, work);
         engineSection += engineScale.run();
         engineScale.chart(o.out);
+        engineSection += new SeaTunnelHistoryBenchmark(o, m, work).run();
         if (o.jmh) {
             new MicroBenchmarks(o, m).run();
         }

@@ -308,16 +308,33 @@ public final class ClusterClient implements AutoCloseable {
         Map<Member, Future<T>> futures = executor.submitToAllMembers(task);
         Map<Integer, T> out = new java.util.TreeMap<>();
         for (Map.Entry<Member, Future<T>> e : futures.entrySet()) {
-            try {
-                out.put(e.getKey().getAddress().getPort(), e.getValue().get(60, TimeUnit.SECONDS));
-            } catch (ExecutionException | TimeoutException ex) {
-                throw new IllegalStateException("cannot read " + what + " on " + e.getKey(), ex);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted", ex);
-            }
+            out.put(e.getKey().getAddress().getPort(), answer(e.getValue(), e.getKey(), what, Duration.ofSeconds(60)));
         }
         return out;
+    }
+
+    /**
+     * Runs {@code task} on the member at {@code port} and returns its answer.
+     *
+     * @throws IllegalStateException naming the member if it is not in the cluster, fails or takes longer than
+     *                               {@code timeout}
+     */
+    public <T> T onMember(int port, java.util.concurrent.Callable<T> task, Duration timeout) {
+        Member member = members().stream().filter(m -> m.getAddress().getPort() == port).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no member on port " + port + ": " + members()));
+        IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
+        return answer(executor.submitToMember(task, member), member, "probe " + task, timeout);
+    }
+
+    private static <T> T answer(Future<T> future, Member member, String what, Duration timeout) {
+        try {
+            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException ex) {
+            throw new IllegalStateException("cannot read " + what + " on " + member, ex);
+        } catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", ex);
+        }
     }
 
     /** One drop-in counter summed over every member. */

@@ -56,7 +56,7 @@ public final class EngineScenario {
     public Map<String, Object> run(Variant variant) throws IOException {
         Path dir = settings.workDir().resolve(variant.id());
         Path store = dir.resolve("store").toAbsolutePath();
-        ClusterSpec spec = spec(variant, store);
+        ClusterSpec spec = spec(settings, variant, store, "");
         String tag = "[" + variant.id() + "] ";
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("variant", variant.id());
@@ -73,12 +73,7 @@ public final class EngineScenario {
         try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, dir)) {
             cluster.start();
             try (ClusterClient client = new ClusterClient(spec)) {
-                awaitFormed(cluster, client, tag);
-                if (variant == Variant.DROPIN) {
-                    ClusterClient.await(() -> client.dropInMetrics().values().stream().allMatch(m ->
-                                    m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
-                            () -> "the drop-in is not active on every member: " + client.dropInMetrics());
-                }
+                awaitFormed(cluster, client, settings.members(), variant, tag);
                 r.put("startMillis", millisSince(t0));
                 progress.printf("%s%d members up after %.1f s%n", tag, settings.members(), (System.nanoTime() - t0) / 1e9);
 
@@ -153,7 +148,11 @@ public final class EngineScenario {
                 ((Map<?, ?>) r.get("rest")).get("runningJobsP50Millis"), cluster.indexOfPort(restPort));
     }
 
-    private ClusterSpec spec(Variant variant, Path store) {
+    /**
+     * The cluster of {@code variant}: stock, or with the plugin jar and a local store at {@code store} (32 MiB cache);
+     * {@code dropInYaml} is added to the drop-in's engine yaml (for example a {@code jobinfo-dropin} section).
+     */
+    static ClusterSpec spec(ScenarioSettings settings, Variant variant, Path store, String dropInYaml) {
         ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members())
                 .withJvmOptions(List.of("-Xmx" + settings.memberHeap()));
         if (variant == Variant.STOCK) {
@@ -165,12 +164,17 @@ public final class EngineScenario {
                           namespace: %s
                           cache:
                             max-bytes: 32MiB
-                        """.formatted(store))
+                        """.formatted(store) + dropInYaml)
                 .withExtraClasspath(List.of(settings.pluginJar().toAbsolutePath().toString()));
     }
 
-    private void awaitFormed(SeaTunnelProcessCluster cluster, ClusterClient client, String tag) {
-        int n = settings.members();
+    /**
+     * Waits until the cluster has its {@code n} members and, for the drop-in, until the drop-in is active on every one.
+     *
+     * @throws IllegalStateException naming the member log to read if a member exited or the cluster did not form
+     */
+    static void awaitFormed(SeaTunnelProcessCluster cluster, ClusterClient client, int n, Variant variant,
+                            String tag) {
         Duration timeout = Duration.ofSeconds(120);
         long deadline = System.nanoTime() + timeout.toNanos();
         ClusterClient.await(() -> client.members().size() == n || cluster.aliveMembers().size() < n
@@ -186,6 +190,11 @@ public final class EngineScenario {
             throw new IllegalStateException(tag + (dead >= 0 ? "member " + dead + " exited during start-up"
                     : "the cluster has " + client.members().size() + " members, not " + n + ", after " + timeout)
                     + "; its log, " + cluster.log(shown) + ", ends with:\n" + cluster.logTail(shown, 3000));
+        }
+        if (variant == Variant.DROPIN) {
+            ClusterClient.await(() -> client.dropInMetrics().values().stream().allMatch(m ->
+                            m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
+                    () -> "the drop-in is not active on every member: " + client.dropInMetrics());
         }
     }
 
@@ -317,15 +326,15 @@ public final class EngineScenario {
         return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
     }
 
-    private static double round(double v) {
+    static double round(double v) {
         return Math.round(v * 10) / 10.0;
     }
 
-    private static long millisSince(long t0) {
+    static long millisSince(long t0) {
         return (System.nanoTime() - t0) / 1_000_000;
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -20,7 +20,8 @@ import java.util.Map;
  * io.jobinfo.store.seatunnel.harness.EngineScenarioMain --out result.json --work-dir DIR [options]}. Started by
  * {@code jobinfo-store demo --engine seatunnel} and by the benchmark report, which run on Hazelcast 5.7 and so cannot
  * load SeaTunnel's client (Hazelcast 5.1) themselves. Progress goes to standard error, the figures to {@code --out}
- * as JSON, SeaTunnel's and Hazelcast's own log (WARN) to {@code <work-dir>/scenario.log}.
+ * as JSON, SeaTunnel's and Hazelcast's own log (WARN) to {@code <work-dir>/scenario.log}. {@code --scenario history
+ * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
  * (the JSON's {@code error} says why and names the member log), 2 invalid arguments.
@@ -36,6 +37,7 @@ public final class EngineScenarioMain {
     static int run(String[] args) {
         Path out;
         ScenarioSettings settings;
+        List<Integer> retained = null;
         try {
             Map<String, String> a = parse(args);
             out = Path.of(required(a, "--out"));
@@ -50,6 +52,17 @@ public final class EngineScenarioMain {
                     Duration.ofSeconds(intOf(a, "--restore-timeout-seconds", 180)),
                     a.getOrDefault("--member-heap", "640m"), intOf(a, "--checkpoint-interval-ms", 5000),
                     intOf(a, "--rest-samples", 3));
+            String scenario = a.getOrDefault("--scenario", "running");
+            if (scenario.equals("history")) {
+                retained = new ArrayList<>();
+                for (String n : a.getOrDefault("--retained", "1000,10000").split(",")) {
+                    retained.add(intOf(Map.of("--retained", n), "--retained", 0));
+                }
+                new HistoryScenario(settings, retained, System.err);
+            } else if (!scenario.equals("running")) {
+                throw new IllegalArgumentException("--scenario must be running (the default) or history, got '"
+                        + scenario + "'");
+            }
             if (settings.pluginJar() != null && !Files.isRegularFile(settings.pluginJar())) {
                 throw new IllegalArgumentException("--plugin-jar " + settings.pluginJar() + " is not a file: build it"
                         + " with mvn -B -q -DskipTests -pl seatunnel-harness -am package");
@@ -75,7 +88,8 @@ public final class EngineScenarioMain {
         result.put("workDir", settings.workDir().toString());
         int exit = 0;
         try {
-            result.put("variants", new EngineScenario(settings, System.err).runAll());
+            result.put("variants", retained == null ? new EngineScenario(settings, System.err).runAll()
+                    : new HistoryScenario(settings, retained, System.err).runAll());
         } catch (Exception | AssertionError e) {
             StringWriter trace = new StringWriter();
             e.printStackTrace(new PrintWriter(trace));
@@ -123,7 +137,8 @@ public final class EngineScenarioMain {
         }
         for (String k : a.keySet()) {
             if (!List.of("--out", "--work-dir", "--variants", "--members", "--jobs", "--sizes", "--plugin-jar",
-                    "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples")
+                    "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples",
+                    "--scenario", "--retained")
                     .contains(k)) {
                 throw new IllegalArgumentException("unknown option " + k);
             }

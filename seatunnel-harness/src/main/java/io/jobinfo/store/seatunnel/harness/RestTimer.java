@@ -22,6 +22,7 @@ final class RestTimer {
 
     static final String RUNNING_JOBS = "/hazelcast/rest/maps/running-jobs";
     static final String JOB_INFO = "/hazelcast/rest/maps/job-info/";
+    static final String FINISHED_JOBS = "/hazelcast/rest/maps/finished-jobs";
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private final int port;
@@ -72,6 +73,54 @@ final class RestTimer {
         out.put("jobInfoP50Millis", round(EngineScenario.percentile(v, 0.5)));
         out.put("jobInfoP99Millis", round(EngineScenario.percentile(v, 0.99)));
         return out;
+    }
+
+    /**
+     * {@code samples} GETs of finished-jobs (the first, which fills whatever the member caches, reported apart from
+     * the median of all), each of which must list {@code jobs} jobs, {@code lastId} among them; then {@code samples}
+     * GETs of job-info of {@code lastId}.
+     *
+     * @throws IllegalStateException if a request fails or an answer does not list the jobs
+     */
+    Map<String, Object> measureFinished(long lastId, int jobs, int samples) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("port", port);
+        double[] all = new double[samples];
+        String quoted = "\"" + lastId + "\"";
+        for (int i = 0; i < samples; i++) {
+            long t0 = System.nanoTime();
+            String body = get(FINISHED_JOBS);
+            all[i] = (System.nanoTime() - t0) / 1e6;
+            int listed = count(body, "\"jobId\"");
+            if (!body.startsWith("[") || !body.contains(quoted) || listed != jobs) {
+                throw new IllegalStateException("GET " + FINISHED_JOBS + " on port " + port + " lists " + listed
+                        + " jobs, not " + jobs + " with " + lastId + " among them: "
+                        + body.substring(0, Math.min(300, body.length())));
+            }
+            out.put("finishedJobsResponseChars", body.length());
+        }
+        out.put("finishedJobsFirstMillis", round(all[0]));
+        out.put("finishedJobsP50Millis", round(EngineScenario.percentile(all, 0.5)));
+        double[] one = new double[samples];
+        for (int i = 0; i < samples; i++) {
+            long t0 = System.nanoTime();
+            String body = get(JOB_INFO + lastId);
+            one[i] = (System.nanoTime() - t0) / 1e6;
+            if (!body.contains("FINISHED") || !body.contains(quoted)) {
+                throw new IllegalStateException("GET " + JOB_INFO + lastId + " on port " + port + " is no finished"
+                        + " job's: " + body.substring(0, Math.min(300, body.length())));
+            }
+        }
+        out.put("jobInfoP50Millis", round(EngineScenario.percentile(one, 0.5)));
+        return out;
+    }
+
+    private static int count(String body, String token) {
+        int n = 0;
+        for (int i = body.indexOf(token); i >= 0; i = body.indexOf(token, i + token.length())) {
+            n++;
+        }
+        return n;
     }
 
     private String get(String path) {

@@ -32,8 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Issue 27, item 2: a real SeaTunnel 2.3.8 cluster (2 member processes, the plugin jar, a local store,
- * {@code jobinfo-dropin: history: all}, {@code history-job-expire-minutes: 2}) runs ten 1 x 2 batch jobs to their
- * end, and in long mode ({@code -Djobinfo.it.long=true}) a 110 x 20 batch job too (~348 KB of metrics inline). Then,
+ * {@code jobinfo-dropin: history: all}, {@code history-job-expire-minutes}: 2, 10 in long mode) runs ten 1 x 2 batch
+ * jobs to their end, and in long mode ({@code -Djobinfo.it.long=true}) 200 of them and a 110 x 20 batch job (~348 KB
+ * of metrics inline; {@link #SMALL_JOBS}). Then,
  * for each of {@code engine_finishedJobMetrics}, {@code engine_finishedJobState} and
  * {@code engine_finishedJobVertexInfo}:
  * <ol>
@@ -60,6 +61,13 @@ class DropInHistoryMapsTest {
     static final boolean LONG = Boolean.getBoolean("jobinfo.it.long");
     /** Cluster bytes of one reference entry, owned plus backup, with room: 191 + 191 measured. */
     static final long REFERENCE_BYTES = 512;
+    /**
+     * How many 1 x 2 batch jobs run: 10 in the default build, 200 in long mode (issue 27's must-show), or
+     * {@code -Djobinfo.it.history.jobs=N}.
+     */
+    static final int SMALL_JOBS = Integer.getInteger("jobinfo.it.history.jobs", LONG ? 200 : 10);
+    /** Jobs submitted at once. */
+    static final int WAVE = 20;
 
     @Test
     void finishedJobsHistoryIsReferencesServedAsStockAndItsBlobsGoWhenTheEntriesExpire() throws Exception {
@@ -69,8 +77,8 @@ class DropInHistoryMapsTest {
                 .withEngineYaml(DropInChecks.storageYaml(store) + """
                         jobinfo-dropin:
                           history: all
-                        history-job-expire-minutes: 2
-                        """)
+                        history-job-expire-minutes: %d
+                        """.formatted(LONG ? 30 : 2))
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))
                 .withJvmOptions(List.of("-Djobinfo.dropin.sweep-interval-seconds=2",
                         "-Dhazelcast.internal.map.expiration.task.period.seconds=1"));
@@ -167,7 +175,7 @@ class DropInHistoryMapsTest {
                     }
                 }
                 ClusterClient.await(() -> MAPS.stream().allMatch(map -> client.mapFigures(map).ownedEntries() == 0
-                                && blobFiles(blobsOf(store, map)).isEmpty()), Duration.ofSeconds(40),
+                                && blobFiles(blobsOf(store, map)).isEmpty()), Duration.ofSeconds(40 + ids.size() / 5),
                         () -> "8 s TTL, " + (System.currentTimeMillis() - putAt) + " ms after the put: "
                                 + MAPS.stream().map(map -> map + " " + client.mapFigures(map) + ", blobs left "
                                 + blobFiles(blobsOf(store, map)).keySet()).toList());
@@ -183,8 +191,8 @@ class DropInHistoryMapsTest {
     }
 
     /**
-     * Ten 1 x 2 batch jobs at once, each to FINISHED, and in long mode ({@code -Djobinfo.it.long=true}) one 110 x 20
-     * batch job too (about 100 s more on 2 shared cores).
+     * {@link #SMALL_JOBS} 1 x 2 batch jobs, {@link #WAVE} at a time, each to FINISHED, and in long mode
+     * ({@code -Djobinfo.it.long=true}) one 110 x 20 batch job too (about 100 s more on 2 shared cores).
      */
     private static List<Long> runJobs(ClusterClient client) {
         List<Long> ids = new ArrayList<>();
@@ -192,12 +200,20 @@ class DropInHistoryMapsTest {
             ids.add(client.submit(FakeJobs.write(DIR.resolve("jobs"), "history-large", 110, 20, false),
                     "history-large"));
         }
-        for (int i = 0; i < 10; i++) {
-            ids.add(client.submit(FakeJobs.write(DIR.resolve("jobs"), "history-small-" + i, 1, 2, false),
-                    "history-small-" + i));
+        Path small = FakeJobs.write(DIR.resolve("jobs"), "history-small", 1, 2, false);
+        List<Long> wave = new ArrayList<>();
+        for (int i = 0; i < SMALL_JOBS; i++) {
+            wave.add(client.submit(small, "history-small-" + i));
+            if (wave.size() == WAVE || i == SMALL_JOBS - 1) {
+                for (long id : wave) {
+                    client.awaitStatus(id, "FINISHED", Duration.ofSeconds(180));
+                }
+                ids.addAll(wave);
+                wave.clear();
+            }
         }
         for (long id : ids) {
-            client.awaitStatus(id, "FINISHED", Duration.ofSeconds(120));
+            client.awaitStatus(id, "FINISHED", Duration.ofSeconds(180));
         }
         return ids;
     }
@@ -212,7 +228,7 @@ class DropInHistoryMapsTest {
         ClusterClient.await(() -> {
             MapFigures f = client.mapFigures(map);
             return f.ownedEntries() == jobs && f.totalBytes() <= REFERENCE_BYTES * jobs;
-        }, Duration.ofSeconds(30), () -> map + " " + when + ": " + client.mapFigures(map) + " for " + jobs
+        }, Duration.ofSeconds(30 + jobs / 5), () -> map + " " + when + ": " + client.mapFigures(map) + " for " + jobs
                 + " jobs, not references only");
         MapFigures f = client.mapFigures(map);
         assertThat(f.totalBytes() / f.ownedEntries()).as("%s: cluster bytes per entry %s", map, when)

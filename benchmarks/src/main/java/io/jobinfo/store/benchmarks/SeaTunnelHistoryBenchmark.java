@@ -1,0 +1,204 @@
+package io.jobinfo.store.benchmarks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jobinfo.store.demo.engine.EngineHarness;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Finished jobs' history at scale on the real engine (issue 27's goals): for every round, a stock and a drop-in
+ * ({@code jobinfo-dropin: history: all}, local store) cluster of SeaTunnel 2.3.8 member processes, the order
+ * alternating by round, each running the harness's history scenario ({@code HistoryScenario}: two real 1 x 2 batch
+ * jobs, their history retained under {@code --engine-history} counts of ids). Figures go into {@link Metrics} under
+ * {@code engineHistory.<variant>.<count>.<figure>}; {@link #section} writes the table and the goals' verdicts.
+ * A failed round is reported and ends the scenario; it never throws.
+ */
+final class SeaTunnelHistoryBenchmark {
+
+    static final String TITLE = "## Real SeaTunnel 2.3.8: finished jobs' history retained";
+    private static final String STOCK = SeaTunnelEngineBenchmark.VARIANTS[0];
+    private static final String DROPIN = SeaTunnelEngineBenchmark.VARIANTS[1];
+
+    /** A figure of one count: its key in the scenario's JSON row (a path), label, unit and format. */
+    enum Figure {
+        BYTES("bytesPerRetainedJob", "history maps' bytes per retained job (owned + backup)", "B", "%.0f"),
+        HEAP_PER_JOB("liveHeapBytesPerRetainedJob", "live heap growth per retained job, all members", "B", "%.0f"),
+        MASTER_HEAP("masterLiveHeapRatio", "master live heap after GC / none retained", "x", "%.3f"),
+        LISTING("rest/finishedJobsP50Millis", "REST finished-jobs, median", "ms", "%.1f"),
+        LISTING_FIRST("rest/finishedJobsFirstMillis", "REST finished-jobs, first request", "ms", "%.1f"),
+        JOB_INFO("rest/jobInfoP50Millis", "REST job-info of one finished job, median", "ms", "%.1f"),
+        HEAP_AFTER_REST("liveHeapBytesAfterRest", "live heap after the listing, all members", "MiB", "%.1f"),
+        SETTLED("settledMillis", "put -> every value in place (drop-in: moved)", "ms", "%.0f");
+
+        final String path;
+        final String label;
+        final String unit;
+        final String format;
+
+        Figure(String path, String label, String unit, String format) {
+            this.path = path;
+            this.label = label;
+            this.unit = unit;
+            this.format = format;
+        }
+
+        double of(JsonNode row) {
+            JsonNode n = row;
+            for (String part : path.split("/")) {
+                n = n.path(part);
+            }
+            double v = n.asDouble(Double.NaN);
+            return unit.equals("MiB") ? v / (1 << 20) : v;
+        }
+    }
+
+    private final BenchOptions o;
+    private final Metrics m;
+    private final Path work;
+    private final List<String> notes = new ArrayList<>();
+
+    SeaTunnelHistoryBenchmark(BenchOptions o, Metrics m, Path work) {
+        this.o = o;
+        this.m = m;
+        this.work = work;
+    }
+
+    /** Runs the rounds; returns the report section (markdown), or "" when no count is asked for. */
+    String run() {
+        if (o.engineHistory.isEmpty()) {
+            return "";
+        }
+        if (o.quick || !o.engine) {
+            notes.add("Skipped by " + (o.quick ? "`--quick`" : "`--no-engine`") + ".");
+            return section();
+        }
+        EngineHarness harness = SeaTunnelEngineBenchmark.locate(notes);
+        if (harness == null) {
+            return section();
+        }
+        for (int round = 0; round < o.engineHistoryRounds(); round++) {
+            String order = round % 2 == 0 ? "stock,dropin" : "dropin,stock";
+            ScenarioBenchmark.log("real SeaTunnel history, round %d/%d, %s retained (%s)", round + 1,
+                    o.engineHistoryRounds(), o.engineHistory, order);
+            String failure = runRound(harness, round, order);
+            if (failure != null) {
+                notes.add("Round " + (round + 1) + " failed: " + failure);
+                break;
+            }
+        }
+        return section();
+    }
+
+    private String runRound(EngineHarness harness, int round, String order) {
+        Path dir = work.resolve("seatunnel-history-" + round);
+        StringBuilder counts = new StringBuilder();
+        for (int n : o.engineHistory) {
+            counts.append(counts.length() == 0 ? "" : ",").append(n);
+        }
+        try {
+            EngineHarness.Outcome out = harness.run(List.of("--scenario", "history", "--retained", counts.toString(),
+                    "--members", Integer.toString(o.members), "--variants", order, "--plugin-jar",
+                    harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap, "--rest-samples", "3"),
+                    dir, line -> ScenarioBenchmark.log("  %s", line), Duration.ofMinutes(120));
+            if (out.result() == null || out.result().has("error")) {
+                return (out.result() == null ? "the scenario JVM ended with exit code " + out.exitCode()
+                        : out.result().path("error").asText()) + " (logs: " + dir + ").";
+            }
+            for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+                for (JsonNode row : out.result().path("variants").path(v).path("counts")) {
+                    for (Figure f : Figure.values()) {
+                        double value = f.of(row);
+                        if (!Double.isNaN(value)) {
+                            m.add(key(v, row.path("retained").asInt(), f), f.unit, value);
+                        }
+                    }
+                }
+            }
+            return null;
+        } catch (IOException | RuntimeException e) {
+            return e + " (logs: " + dir + ").";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "interrupted.";
+        }
+    }
+
+    static String key(String variant, int count, Figure f) {
+        return "engineHistory." + variant + "." + count + "." + f.name();
+    }
+
+    /** The rounds whose figures are in {@link Metrics}: the most values any count's bytes figure has. */
+    private int rounds() {
+        int r = 0;
+        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+            for (int n : o.engineHistory) {
+                String k = key(v, n, Figure.BYTES);
+                r = Math.max(r, m.has(k) ? m.values(k).size() : 0);
+            }
+        }
+        return r;
+    }
+
+    String section() {
+        StringBuilder md = new StringBuilder(TITLE).append("\n\n");
+        int rounds = rounds();
+        if (rounds > 0) {
+            md.append(String.format(Locale.ROOT, "%d round(s); in each, a stock and a drop-in cluster of %d SeaTunnel"
+                    + " 2.3.8 member processes (`-Xmx%s`, serial GC, backup-count 1; the drop-in with"
+                    + " `jobinfo-dropin: history: all` on a local store), one after the other, the order alternating"
+                    + " by round. Each runs two real 1 x 2 FakeSource -> Console batch jobs to FINISHED; their history"
+                    + " values (metrics, state, DAG info) are then put under new ids, as SeaTunnel's"
+                    + " `JobHistoryService` puts a finished job's, by a probe on the master (`HistoryCopyProbe`: ten"
+                    + " thousand real batch jobs would take hours on this machine), 1,000 of them retained and removed"
+                    + " first so that the baseline is a cluster that has run (`HistoryScenario#warmUp`). Per count"
+                    + " (cumulative), once every value is in place (the drop-in: moved to the store): the three maps'"
+                    + " `LocalMapStats` entry cost, each member's live heap after a full GC against the same cluster"
+                    + " before (\"none retained\"), then REST finished-jobs (3 GETs) and job-info (3 GETs) on a member"
+                    + " that is not the master. Medians across rounds.%n%n", rounds, o.members,
+                    o.engineMemberHeap));
+            md.append("| retained | figure | stock | drop-in | drop-in / stock |\n|---|---|---|---|---|\n");
+            for (int n : o.engineHistory) {
+                for (Figure f : Figure.values()) {
+                    String s = key(STOCK, n, f);
+                    String d = key(DROPIN, n, f);
+                    md.append("| ").append(n).append(" | ").append(f.label).append(", ").append(f.unit).append(" | ")
+                            .append(value(s, f)).append(" | ").append(value(d, f)).append(" | ");
+                    if (m.has(s) && m.has(d) && m.median(s) > 0) {
+                        md.append(String.format(Locale.ROOT, "%.3gx", m.median(d) / m.median(s)));
+                    }
+                    md.append(" |\n");
+                }
+            }
+            md.append('\n');
+            verdicts(md);
+        }
+        for (String n : notes) {
+            md.append(n).append("\n\n");
+        }
+        return md.toString();
+    }
+
+    private void verdicts(StringBuilder md) {
+        int largest = o.engineHistory.get(o.engineHistory.size() - 1);
+        md.append("Goals (issue 27), drop-in at ").append(largest).append(" retained:\n");
+        double bytes = m.median(key(DROPIN, largest, Figure.BYTES));
+        md.append(String.format(Locale.ROOT, "- cluster heap per retained finished job <= 1 KB: %.0f B, %s;%n", bytes,
+                bytes <= 1024 ? "met" : "NOT met"));
+        double heap = m.median(key(DROPIN, largest, Figure.MASTER_HEAP));
+        md.append(String.format(Locale.ROOT, "- master live heap after GC within 5%% of none retained: %.3fx, %s"
+                + " (stock: %.3fx);%n", heap, heap <= 1.05 ? "met" : "NOT met",
+                m.median(key(STOCK, largest, Figure.MASTER_HEAP))));
+        double d = m.median(key(DROPIN, largest, Figure.LISTING));
+        double s = m.median(key(STOCK, largest, Figure.LISTING));
+        md.append(String.format(Locale.ROOT, "- finished-jobs no slower than stock: %.1f ms against %.1f ms (%.2fx),"
+                + " %s.%n%n", d, s, d / s, d <= s ? "met" : "NOT met"));
+    }
+
+    private String value(String key, Figure f) {
+        return m.has(key) ? String.format(Locale.ROOT, f.format, m.median(key)) : "not measured";
+    }
+}
