@@ -212,7 +212,8 @@ public final class DropInService implements ManagedService {
                 mover = m;
                 HistoryStores h = history;
                 if (h != null) {
-                    h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class));
+                    h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class),
+                            m::everyMemberHasThePlugin);
                 }
             }
         });

@@ -29,6 +29,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,12 @@ import java.util.concurrent.TimeUnit;
  *   <li><b>Expiry and removal.</b> The owner's expired, evicted and removed events of a reference delete its blob
  *   (unless the id holds a reference again); the master's gc deletes blobs with no entry past the grace period.</li>
  * </ul>
- * Nothing is moved in passive mode or while a member without the plugin is in the cluster.
+ * Nothing is moved in passive mode or while a member without the plugin is in the cluster (the running-job mover's
+ * cached check, {@link JobInfoMover#everyMemberHasThePlugin()}). A move that fails (the store down) leaves the value
+ * inline (served as before) and is retried with {@link MoveBackoff} (WARN at the first failure of a value and every
+ * tenth after, with the count); a value the mover cannot take (not a Hazelcast Data of a history value: a reference's
+ * type id, the null type, fewer than 8 bytes) is left as it is, reported once by its job id and counted in
+ * {@code notOffloadable}, and the other values move as usual.
  */
 final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdatedListener<Long, Object>,
         EntryRemovedListener<Long, Object>, EntryExpiredListener<Long, Object>, EntryEvictedListener<Long, Object> {
@@ -71,6 +77,9 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     private final HistoryEntries entries;
     private final ScheduledExecutorService worker;
     private final Set<Long> pending = ConcurrentHashMap.newKeySet();
+    /** Ids whose value the mover cannot take, reported once while it stays (forgotten when the entry goes). */
+    private final Set<Long> badReported = ConcurrentHashMap.newKeySet();
+    private final BooleanSupplier everyMemberHasThePlugin;
     private final DropInMetrics metrics;
     private volatile LockClaims claims;
     private volatile LockClaims gcClaims;
@@ -80,7 +89,9 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     private volatile long lastGc;
 
     HistoryMover(HazelcastInstance instance, SerializationService serialization, String mapName, JobInfoStore store,
-                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger) {
+                 JobInfoResolver resolver, DropInSettings settings, DropInMetrics metrics, ILogger logger,
+                 BooleanSupplier everyMemberHasThePlugin) {
+        this.everyMemberHasThePlugin = everyMemberHasThePlugin;
         this.metrics = metrics;
         this.instance = instance;
         this.serialization = serialization;
@@ -178,6 +189,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
 
     private void onGone(EntryEvent<Long, Object> event) {
         Data old = event instanceof DataAwareEntryEvent ? ((DataAwareEntryEvent<?, ?>) event).getOldValueData() : null;
+        badReported.remove(event.getKey());
         if (old == null || old.getType() == HistoryReferenceSerializer.TYPE_ID) {
             final long jobId = event.getKey();
             run(() -> delete(jobId, false));
@@ -186,7 +198,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
 
     private void schedule(long jobId) {
         if (pending.add(jobId)) {
-            run(() -> move(jobId));
+            run(() -> move(jobId, 0));
         }
     }
 
@@ -200,21 +212,32 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
 
     private boolean moving() {
         return settings.mode() == DropInSettings.Mode.ACTIVE
-                && !DropInMembers.modes(instance).containsValue(null);
+                && everyMemberHasThePlugin.getAsBoolean();
     }
 
-    private void move(long jobId) {
-        pending.remove(jobId);
+    /**
+     * Moves the value of {@code jobId}; {@code attempt} is how many moves of it failed before (0: the first). The id
+     * stays in {@link #pending} while a retry waits, so the sweep does not start a second one.
+     */
+    private void move(long jobId, int attempt) {
         try {
             HistoryEntries.Stored now = entries.read(jobId);
             if (now == null || now.value == null || now.isReference() || now.expirationTime == Long.MAX_VALUE
                     || !moving()) {
+                pending.remove(jobId);
                 return;
             }
             final Data inline = now.value;
             final long expiresAt = now.expirationTime;
             byte[] bytes = inline.toByteArray();
-            checkPayload(jobId, bytes);
+            try {
+                checkPayload(jobId, bytes);
+            } catch (CodecException bad) {
+                pending.remove(jobId);
+                reportBad(jobId, bad.getMessage());
+                return;
+            }
+            badReported.remove(jobId);
             byte[] buffer = new byte[EnvelopeHeader.LENGTH + bytes.length];
             System.arraycopy(bytes, 0, buffer, EnvelopeHeader.LENGTH, bytes.length);
             // the entry's expiry is the instance's timestamp: a later history under a reused id is another pointer
@@ -245,22 +268,40 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
             }, null);
             switch (r.outcome()) {
                 case WRITTEN:
+                    pending.remove(jobId);
                     metrics.historyMoved.incrementAndGet();
+                    if (attempt > 0) {
+                        logger.info(name + " job " + jobId + " moved to " + store.location(jobId) + " after "
+                                + attempt + " failed attempts");
+                    }
                     logger.fine(name + " job " + jobId + " moved to " + store.location(jobId));
                     return;
                 case CHANGED:
                     // the value changed meanwhile: look again shortly
+                    pending.remove(jobId);
                     worker.schedule(() -> schedule(jobId), 200, TimeUnit.MILLISECONDS);
                     return;
                 case ENTRY_GONE:
                 case BEING_DELETED:
                 case BECAME_REFERENCE:
+                    pending.remove(jobId);
                     return;
                 default:
-                    retry(jobId, r.toString());
+                    retry(jobId, attempt, r.toString());
             }
-        } catch (CodecException | RuntimeException e) {
-            retry(jobId, e.toString());
+        } catch (RuntimeException e) {
+            retry(jobId, attempt, e.toString());
+        }
+    }
+
+    /** A value the mover cannot take: left as it is, logged and counted once per job id while it stays. */
+    private void reportBad(long jobId, String problem) {
+        if (badReported.size() < 10_000 && badReported.add(jobId)) {
+            metrics.notOffloadable.incrementAndGet();
+            logger.warning("jobinfo-store drop-in: the value of job " + jobId + " in " + name + " is not a history"
+                    + " value it can move (" + problem + "); it is left as it is, and the other jobs' values are moved"
+                    + " and collected as usual. Check where it came from, then remove it (IMap.delete(" + jobId
+                    + ")); it expires with history-job-expire-minutes anyway");
         }
     }
 
@@ -274,10 +315,19 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
         map.setTtl(jobId, Math.max(1, remaining), TimeUnit.MILLISECONDS);
     }
 
-    private void retry(long jobId, String cause) {
+    private void retry(long jobId, int attempt, String cause) {
         metrics.historyMoveFailures.incrementAndGet();
-        logger.warning(name + " job " + jobId + " stays inline for now: its blob could not be written to "
-                + store.location(jobId) + " (" + cause + "); the next sweep tries again");
+        long delay = MoveBackoff.delayMillis(attempt);
+        if (MoveBackoff.warns(attempt)) {
+            logger.warning(name + " job " + jobId + " stays inline for now: its blob could not be written to "
+                    + store.location(jobId) + " (" + cause + ")" + MoveBackoff.attemptNote(attempt) + "; retrying in "
+                    + delay + " ms");
+        }
+        try {
+            worker.schedule(() -> move(jobId, attempt + 1), delay, TimeUnit.MILLISECONDS);
+        } catch (RuntimeException rejected) {
+            pending.remove(jobId); // stopping
+        }
     }
 
     private boolean mayReference(long jobId) {
@@ -317,9 +367,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
                 if (!s.isReference()) {
                     schedule(jobId);
                 } else if (s.expirationTime == Long.MAX_VALUE) {
-                    restoreTtl(jobId, HistoryReferenceSerializer.readReference(
-                            ((com.hazelcast.internal.serialization.InternalSerializationService) serialization)
-                                    .createObjectDataInput(s.value)).expiresAt());
+                    repairTtl(jobId, s.value);
                 }
             }
             long now = System.currentTimeMillis();
@@ -329,9 +377,26 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
                 lastGc = now;
                 gc(now);
             }
-        } catch (java.io.IOException | RuntimeException e) {
+        } catch (JobInfoStoreException | RuntimeException e) {
             logger.warning(name + " history sweep failed, next one in " + settings.sweepIntervalMillis() + " ms: " + e);
         }
+    }
+
+    /**
+     * Gives a reference that lost its TTL (a crash between the replace and the setTtl) the expiry it records. A
+     * reference whose bytes cannot be read is a bad value: reported once, and the sweep goes on with the other ids.
+     */
+    private void repairTtl(long jobId, Data reference) {
+        long expiresAt;
+        try {
+            expiresAt = HistoryReferenceSerializer.readReference(
+                    ((com.hazelcast.internal.serialization.InternalSerializationService) serialization)
+                            .createObjectDataInput(reference)).expiresAt();
+        } catch (java.io.IOException | RuntimeException e) {
+            reportBad(jobId, "a history reference that cannot be read: " + e);
+            return;
+        }
+        restoreTtl(jobId, expiresAt);
     }
 
     private void gc(long now) throws JobInfoStoreException {

@@ -74,11 +74,15 @@ final class HistoryStores {
         return resolversById.get(storeId);
     }
 
-    /** Starts a mover per map, once the member has started. */
-    void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger) {
+    /**
+     * Starts a mover per map, once the member has started; {@code everyMemberHasThePlugin} is the running-job mover's
+     * cached check ({@link JobInfoMover#everyMemberHasThePlugin()}).
+     */
+    void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger,
+               java.util.function.BooleanSupplier everyMemberHasThePlugin) {
         for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
             HistoryMover m = new HistoryMover(instance, serialization, e.getKey(), e.getValue(),
-                    resolversByMap.get(e.getKey()), settings, metrics, logger);
+                    resolversByMap.get(e.getKey()), settings, metrics, logger, everyMemberHasThePlugin);
             m.start();
             movers.add(m);
         }

@@ -207,6 +207,14 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         }
     }
 
+    /**
+     * Whether every other member runs the drop-in: {@link JoinGuard#everyMemberHasThePlugin()}, cached for a sweep
+     * interval (the history movers ask it too, instead of a cluster-wide read per value).
+     */
+    boolean everyMemberHasThePlugin() {
+        return guard.everyMemberHasThePlugin();
+    }
+
     private boolean passive() {
         return settings.mode() == DropInSettings.Mode.PASSIVE;
     }
@@ -414,10 +422,11 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
 
     private void retryMove(long jobId, int attempt, String cause) {
         metrics.moveFailures.incrementAndGet();
-        long delay = backoff(attempt);
-        if (attempt == 0 || attempt % 10 == 0) {
+        long delay = MoveBackoff.delayMillis(attempt);
+        if (MoveBackoff.warns(attempt)) {
             logger.warning("job " + jobId + " stays inline in " + MAP + " for now: its blob could not be written to "
-                    + store.location(jobId) + " (" + cause + "); retrying in " + delay + " ms");
+                    + store.location(jobId) + " (" + cause + ")" + MoveBackoff.attemptNote(attempt) + "; retrying in "
+                    + delay + " ms");
         }
         try {
             stripe(jobId).schedule(() -> move(jobId, attempt + 1, null), delay, TimeUnit.MILLISECONDS);
@@ -456,7 +465,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
                 return;
             default:
                 metrics.deleteFailures.incrementAndGet();
-                long delay = backoff(attempt);
+                long delay = MoveBackoff.delayMillis(attempt);
                 logger.warning("job " + jobId + " ended but its blob at " + store.location(jobId) + " could not be"
                         + " deleted (" + r.detail() + "); retrying in " + delay + " ms (gc removes it otherwise)");
                 schedule(jobId, () -> deleteAfterRemoval(jobId, attempt + 1), delay);
@@ -469,10 +478,6 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
         } catch (RuntimeException rejected) {
             // shutting down: gc finds it
         }
-    }
-
-    private static long backoff(int attempt) {
-        return Math.min(30_000L, 500L << Math.min(attempt, 6));
     }
 
     /** Inline values this member owns (missed events, migrated partitions, failed moves); gc on the master. */
