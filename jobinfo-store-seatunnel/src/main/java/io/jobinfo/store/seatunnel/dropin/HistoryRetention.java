@@ -20,10 +20,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The count bound on SeaTunnel's finished-job history, {@code seatunnel.engine.jobinfo-dropin.history-max-retained:
- * N} (as Flink's {@code jobstore.max-capacity}): on the master, every sweep interval, when the three history maps
- * ({@link HistoryMaps}) hold more than N jobs between them, the oldest jobs (by their entry's expiration time, which
- * SeaTunnel sets to the job's end plus {@code history-job-expire-minutes}) are removed from all three maps, so that
- * at most N are left in each.
+ * N} (as Flink's {@code jobstore.max-capacity}): on the master, every sweep interval, when one of the three history
+ * maps ({@link HistoryMaps}) holds more than N jobs, as many of the oldest jobs of the three maps as it holds too many
+ * (by their entry's expiration time, which SeaTunnel sets to the job's end plus {@code history-job-expire-minutes})
+ * are removed from all three maps, so that at most N are left in each (a job missing from the largest map frees
+ * nothing there: the next pass removes the next oldest).
  * <ul>
  *   <li><b>One job as one.</b> A job's entries go in the order {@value HistoryMaps#STATE}, {@value HistoryMaps#METRICS},
  *   {@value HistoryMaps#DAG}: SeaTunnel's REST reads a finished job from its state first (finished-jobs lists the
@@ -129,15 +130,19 @@ final class HistoryRetention {
                 expiries.clear();
                 return;
             }
+            long largest = 0;
+            for (IMap<Long, Object> map : maps.values()) {
+                largest = Math.max(largest, map.size());
+            }
+            long excess = largest - maxRetained;
+            if (excess <= 0) {
+                return; // within the bound: no key is listed
+            }
             Set<Long> jobs = new LinkedHashSet<>();
             for (IMap<Long, Object> map : maps.values()) {
                 jobs.addAll(map.keySet());
             }
             expiries.keySet().retainAll(jobs);
-            long excess = jobs.size() - maxRetained;
-            if (excess <= 0) {
-                return;
-            }
             for (Long jobId : jobs) {
                 if (!expiries.containsKey(jobId)) {
                     long expiry = expiryOf(jobId);
