@@ -89,6 +89,7 @@ public final class GarbageCollector {
     private final MarkerClaims markerClaims;
     private volatile IncidentLog incidents;
     private volatile Duration incidentWindow = IncidentLog.DEFAULT_WINDOW;
+    private volatile boolean presenceOnly;
 
     @SuppressWarnings("unchecked")
     public GarbageCollector(IMap<Long, ?> map, JobInfoStore store, Duration grace, Clock clock) {
@@ -132,6 +133,17 @@ public final class GarbageCollector {
     }
 
     /**
+     * For a map whose values are another program's that this run does not read (SeaTunnel's finished-job history
+     * maps): a job id with an entry keeps its blob whatever the entry holds, and no value is read (none is reported
+     * undecodable, no delete marker is looked for). The claims must then be locks ({@link #claims} with a
+     * {@link LockClaims}), never markers in that map.
+     */
+    public GarbageCollector presenceOnly() {
+        this.presenceOnly = true;
+        return this;
+    }
+
+    /**
      * Holds deletes while {@code log} has an open incident within {@code window} (see {@link IncidentLog#open}).
      * Without it GC does not look at incidents.
      */
@@ -155,7 +167,9 @@ public final class GarbageCollector {
         Set<Long> registered = new HashSet<>(map.keySet());
         Map<Long, DeleteMarker> markers = new ConcurrentHashMap<>();
         SortedMap<Long, String> undecodable = Collections.synchronizedSortedMap(new TreeMap<Long, String>());
-        scan(reader, new ArrayList<>(registered), markers, undecodable);
+        if (!presenceOnly) {
+            scan(reader, new ArrayList<>(registered), markers, undecodable);
+        }
         registered.removeAll(markers.keySet()); // a key that went away meanwhile stays registered for this run
         List<StoredBlob> orphans = new ArrayList<>();
         List<StoredBlob> leftovers = new ArrayList<>();

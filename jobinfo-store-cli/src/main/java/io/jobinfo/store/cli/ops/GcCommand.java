@@ -72,6 +72,14 @@ public final class GcCommand extends OpsCommand {
             + " pointers back (or once nothing was lost): the blobs of lost pointers look like orphans.")
     boolean acknowledgeIncidents;
 
+    @Option(names = "--history", description = "Collects the SeaTunnel drop-in's finished-job history blobs"
+            + " (jobinfo-dropin.history) instead of the job map's: for each of engine_finishedJobMetrics,"
+            + " engine_finishedJobState and engine_finishedJobVertexInfo, the blobs under <namespace>/history/<map>"
+            + " whose job id has no entry in that map (expired or removed), with the same grace, dry run, claims and"
+            + " report; --map is not used. A delete is refused while a history map does not exist on the cluster"
+            + " and its blobs are there (see --force).")
+    boolean history;
+
     @Mixin
     ProgressOption progress;
 
@@ -87,7 +95,7 @@ public final class GcCommand extends OpsCommand {
                     + " submit can be running (see docs/operations.md, GC grace period)");
         }
         try (OpsSession session = OpsSession.open(connection)) {
-            if (delete && !force) {
+            if (delete && !force && !history) {
                 refuseWithoutJobMap(session);
             }
             IncidentLog incidents = new IncidentLog(session.client(), session.map().getName());
@@ -95,6 +103,9 @@ public final class GcCommand extends OpsCommand {
                 incidents.acknowledge(java.time.Instant.now(), "jobinfo-store gc --acknowledge-incidents");
             }
             ProgressDisplay display = progress.display(err(), "gc scan");
+            if (history) {
+                return history(session, incidents, display);
+            }
             GcReport report;
             try {
                 boolean[] started = {false};
@@ -126,6 +137,64 @@ public final class GcCommand extends OpsCommand {
             }
             return exit;
         }
+    }
+
+    /** {@code --history}: a run per history map (incidents of the job map hold it), a report each. */
+    private int history(OpsSession session, IncidentLog incidents, ProgressDisplay display) {
+        Map<String, HistoryGc.Run> reports;
+        try {
+            boolean[] started = {false};
+            reports = HistoryGc.run(session, connection, grace, delete, force, incidents, incidentWindow, blob -> {
+                if (!started[0]) {
+                    started[0] = true;
+                    display.start(-1);
+                }
+                display.step(blob.sizeBytes());
+            });
+        } finally {
+            display.finish();
+        }
+        int exit = ExitCodes.OK;
+        for (HistoryGc.Run r : reports.values()) {
+            if (r.report != null && (!r.report.failures().isEmpty() || r.report.held())) {
+                exit = ExitCodes.PROBLEMS;
+            }
+        }
+        if (json) {
+            List<Map<String, Object>> maps = new ArrayList<>();
+            for (Map.Entry<String, HistoryGc.Run> e : reports.entrySet()) {
+                HistoryGc.Run r = e.getValue();
+                if (r.report != null) {
+                    maps.add(toJson(r.report, e.getKey(), r.storeId, exit));
+                } else {
+                    Map<String, Object> missing = new LinkedHashMap<>();
+                    missing.put("map", e.getKey());
+                    missing.put("storeId", r.storeId);
+                    missing.put("mapMissing", true);
+                    missing.put("blobs", r.blobsOfMissingMap);
+                    maps.add(missing);
+                }
+            }
+            Map<String, Object> m = new LinkedHashMap<>();
+            m.put("command", "gc");
+            m.put("history", true);
+            m.put("dryRun", !delete);
+            m.put("maps", maps);
+            m.put("exitCode", exit);
+            printJson(m);
+        } else {
+            reports.forEach((name, r) -> {
+                if (r.report != null) {
+                    print(out(), r.report, name, r.storeId);
+                } else {
+                    out().printf("GC of store %s against map %s: the map does not exist on this cluster; its %d"
+                            + " blob(s) are not looked at (a wrong --cluster-name looks the same); --delete --force"
+                            + " deletes them past the grace period%n", r.storeId, name, r.blobsOfMissingMap);
+                }
+            });
+            out().flush();
+        }
+        return exit;
     }
 
     /**

@@ -79,7 +79,7 @@ final class OpsSession implements AutoCloseable {
         return mapExisted;
     }
 
-    private static boolean mapExists(HazelcastInstance client, String name) {
+    static boolean mapExists(HazelcastInstance client, String name) {
         for (com.hazelcast.core.DistributedObject o : client.getDistributedObjects()) {
             if (o instanceof IMap && name.equals(o.getName())) {
                 return true;

@@ -58,6 +58,8 @@ final class DropInCollector extends Collector implements Collector.Describable {
                     "History moves that failed (the value stays inline; the next sweep tries again)"},
             {"historyBlobsDeleted", "history_blobs_deleted",
                     "History blobs deleted after an expiry, a removal or a newer value, and by gc"},
+            {"historyRemovedOverBound", "history_removed_over_bound",
+                    "Finished jobs removed from the history maps because more than history-max-retained were kept"},
     };
 
     /** Gauges: the {@link DropInMetrics#snapshot()} key, the metric name and its help. */

@@ -43,6 +43,8 @@ public final class DropInMetrics {
     final AtomicLong historyMoveFailures = new AtomicLong();
     /** History blobs deleted: after an expiry, a removal or a newer value, and by the gc. */
     final AtomicLong historyBlobsDeleted = new AtomicLong();
+    /** Finished jobs the master removed from the history maps over {@code jobinfo-dropin.history-max-retained}. */
+    final AtomicLong historyRemovedOverBound = new AtomicLong();
     private final Set<String> storeThreadKinds = ConcurrentHashMap.newKeySet();
     private volatile LongSupplier pendingMoves = () -> 0;
     private volatile LongSupplier badValues = () -> 0;
@@ -82,7 +84,9 @@ public final class DropInMetrics {
      * {@code badValues} (job ids whose value is not SeaTunnel's {@code JobInfo}, each logged once at WARN and left alone),
      * {@code storeCalls} and {@code storeCallsOnPartitionThreads} (store calls made on a Hazelcast partition thread;
      * the design keeps it at 0, see {@link ThreadWatchedStore}); and with {@code jobinfo-dropin.history} on,
-     * {@code historyMoved}, {@code historyMoveFailures} and {@code historyBlobsDeleted} (0 otherwise).
+     * {@code historyMoved}, {@code historyMoveFailures} and {@code historyBlobsDeleted} (0 otherwise); with
+     * {@code jobinfo-dropin.history-max-retained}, {@code historyRemovedOverBound} (finished jobs removed from the
+     * history maps by the bound on the master; a removal that a later pass finishes counts again).
      */
     public Map<String, Long> snapshot() {
         Map<String, Long> m = new LinkedHashMap<>();
@@ -108,6 +112,7 @@ public final class DropInMetrics {
         m.put("historyMoved", historyMoved.get());
         m.put("historyMoveFailures", historyMoveFailures.get());
         m.put("historyBlobsDeleted", historyBlobsDeleted.get());
+        m.put("historyRemovedOverBound", historyRemovedOverBound.get());
         return m;
     }
 }

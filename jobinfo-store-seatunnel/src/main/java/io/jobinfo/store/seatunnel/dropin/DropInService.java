@@ -62,6 +62,8 @@ public final class DropInService implements ManagedService {
     private volatile DropInTelemetry.Member telemetry;
     /** The history maps' stores, resolvers and movers ({@link DropInSettings#historyMaps()}; none by default). */
     private volatile HistoryStores history;
+    /** The bound on retained history ({@link DropInSettings#historyMaxRetained()}), null when unbounded. */
+    private volatile HistoryRetention retention;
 
     private DropInService(NodeEngine nodeEngine, DropInSettings settings, JobInfoStore opened, MeterRegistry meters) {
         this.nodeEngine = nodeEngine;
@@ -215,6 +217,12 @@ public final class DropInService implements ManagedService {
                     h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class),
                             m::everyMemberHasThePlugin);
                 }
+                if (settings.historyMaxRetained() != HistoryRetention.UNBOUNDED) {
+                    HistoryRetention r = new HistoryRetention(instance, engine.getSerializationService(), settings,
+                            metrics, engine.getLogger(HistoryRetention.class));
+                    r.start();
+                    retention = r;
+                }
             }
         });
     }
@@ -239,6 +247,10 @@ public final class DropInService implements ManagedService {
         JobInfoMover m = mover;
         if (m != null) {
             m.stop();
+        }
+        HistoryRetention r = retention;
+        if (r != null) {
+            r.stop();
         }
         HistoryStores h = history;
         if (h != null) {

@@ -97,6 +97,7 @@ public final class DropInSettings {
     private final long summaryIntervalMillis;
     private final boolean telemetryMetrics;
     private List<String> historyMaps = Collections.emptyList();
+    private long historyMaxRetained = HistoryRetention.UNBOUNDED;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
                    long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
@@ -169,6 +170,8 @@ public final class DropInSettings {
         Mode mode = mode(root, where, problems);
         List<String> history = HistoryMaps.parse(dropInSection(root), "seatunnel.engine." + DROPIN_SECTION + "."
                 + HistoryMaps.KEY, problems);
+        long maxRetained = HistoryRetention.parse(dropInSection(root), "seatunnel.engine." + DROPIN_SECTION + "."
+                + HistoryRetention.KEY, problems);
         long readTimeout = number(system, READ_TIMEOUT, 600, 0, 86_400, problems) * 1000;
         long operationThreadWait = number(system, OPERATION_THREAD_WAIT, 5, 0, 600, problems) * 1000;
         long summaryInterval = number(system, SUMMARY_INTERVAL, 300, 1, 86_400, problems) * 1000;
@@ -186,6 +189,7 @@ public final class DropInSettings {
         DropInSettings settings = new DropInSettings(storage, mode, where, readTimeout, sweep, grace, (int) threads,
                 viewWindow, operationThreadWait, summaryInterval, telemetryMetrics(root));
         settings.historyMaps = history;
+        settings.historyMaxRetained = maxRetained;
         return settings;
     }
 
@@ -210,9 +214,10 @@ public final class DropInSettings {
             return Mode.ACTIVE;
         }
         for (Object key : ((Map<?, ?>) section).keySet()) {
-            if (!MODE_KEY.equals(String.valueOf(key)) && !HistoryMaps.KEY.equals(String.valueOf(key))) {
+            if (!MODE_KEY.equals(String.valueOf(key)) && !HistoryMaps.KEY.equals(String.valueOf(key))
+                    && !HistoryRetention.KEY.equals(String.valueOf(key))) {
                 problems.add(name + "." + key + ": unknown key; known keys: [" + MODE_KEY + ", " + HistoryMaps.KEY
-                        + "]");
+                        + ", " + HistoryRetention.KEY + "]");
             }
         }
         Object value = ((Map<?, ?>) section).get(MODE_KEY);
@@ -323,6 +328,15 @@ public final class DropInSettings {
      */
     public List<String> historyMaps() {
         return historyMaps;
+    }
+
+    /**
+     * At most how many finished jobs SeaTunnel's history maps retain ({@code
+     * seatunnel.engine.jobinfo-dropin.history-max-retained}, see {@link HistoryRetention}); {@link Long#MAX_VALUE}
+     * (no bound: {@code history-job-expire-minutes} alone decides) by default.
+     */
+    public long historyMaxRetained() {
+        return historyMaxRetained;
     }
 
     /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */

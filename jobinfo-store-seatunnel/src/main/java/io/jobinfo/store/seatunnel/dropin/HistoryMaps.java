@@ -1,5 +1,7 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import io.jobinfo.store.config.JobInfoStorageConfig;
+
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
@@ -13,12 +15,14 @@ import java.util.Map;
  * {@value #STATE} and {@value #DAG}, ~3 KB each). Each map has a sub-namespace of its own under the store's namespace
  * ({@link #subNamespace}), so its blobs, keyed by job id as the running jobs' are, never collide with them.
  */
-final class HistoryMaps {
+public final class HistoryMaps {
 
     static final String KEY = "history";
-    static final String METRICS = "engine_finishedJobMetrics";
-    static final String STATE = "engine_finishedJobState";
-    static final String DAG = "engine_finishedJobVertexInfo";
+    public static final String METRICS = "engine_finishedJobMetrics";
+    public static final String STATE = "engine_finishedJobState";
+    public static final String DAG = "engine_finishedJobVertexInfo";
+    /** The three maps, in the order of {@code history: all}. */
+    public static final List<String> ALL = Collections.unmodifiableList(Arrays.asList(METRICS, STATE, DAG));
 
     private HistoryMaps() {
     }
@@ -37,12 +41,31 @@ final class HistoryMaps {
             return Collections.singletonList(METRICS);
         }
         if (v.equals("all")) {
-            return Collections.unmodifiableList(Arrays.asList(METRICS, STATE, DAG));
+            return ALL;
         }
         problems.add(name + ": '" + value + "' is not a choice; use off (the default: finished jobs' history stays in"
                 + " the cluster as on the stock engine), metrics (" + METRICS + " on the store) or all (" + METRICS
                 + ", " + STATE + " and " + DAG + ")");
         return Collections.emptyList();
+    }
+
+    /**
+     * The storage of {@code map}'s blobs: {@code main}'s type, cache and plugin-config over the sub-namespace
+     * {@link #subNamespace}; what the members and the ops CLI's {@code gc --history} open.
+     */
+    public static JobInfoStorageConfig storageOf(JobInfoStorageConfig main, String map) {
+        return JobInfoStorageConfig.builder(main.type())
+                .namespace(subNamespace(main.namespace(), map))
+                .cacheMaxBytes(main.cache().maxBytes()).cacheMaxEntryBytes(main.cache().maxEntryBytes())
+                .options(main.pluginConfig()).build();
+    }
+
+    /**
+     * The side map whose per-id locks claim {@code map}'s ids for deletes and moves (the drop-in's moves, expiry
+     * deletes and gc, and the ops CLI's {@code gc --history}); it holds no value.
+     */
+    public static String claimsMap(String map) {
+        return HistoryMover.CLAIMS_PREFIX + map;
     }
 
     /** The namespace of {@code map}'s blobs: {@code <namespace>/history/<map>}. */

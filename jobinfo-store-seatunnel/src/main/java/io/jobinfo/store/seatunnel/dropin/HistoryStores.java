@@ -44,10 +44,7 @@ final class HistoryStores {
         h.metrics = metrics;
         JobInfoStorageConfig main = settings.storage();
         for (String map : settings.historyMaps()) {
-            JobInfoStorageConfig sub = JobInfoStorageConfig.builder(main.type())
-                    .namespace(HistoryMaps.subNamespace(main.namespace(), map))
-                    .cacheMaxBytes(main.cache().maxBytes()).cacheMaxEntryBytes(main.cache().maxEntryBytes())
-                    .options(main.pluginConfig()).build();
+            JobInfoStorageConfig sub = HistoryMaps.storageOf(main, map);
             JobInfoStore store;
             try {
                 store = new ThreadWatchedStore(MeteredJobInfoStore.open(sub, meters), metrics, logger);

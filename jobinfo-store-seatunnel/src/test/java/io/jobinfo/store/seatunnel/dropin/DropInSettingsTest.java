@@ -104,6 +104,41 @@ class DropInSettingsTest {
     }
 
     @Test
+    void historyMaxRetainedIsUnboundedByDefaultAndAWholeNumberOfJobsWhenSet() {
+        String section = LOCAL_SECTION_AND;
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, "")), "seatunnel.yaml", new Properties())
+                .historyMaxRetained()).isEqualTo(Long.MAX_VALUE);
+        String bound = "    jobinfo-dropin:\n      history-max-retained: %s\n";
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, bound.formatted("5"))), "seatunnel.yaml",
+                new Properties()).historyMaxRetained()).isEqualTo(5);
+        assertThat(DropInSettings.fromRoot(yaml(section.formatted(dir, bound.formatted("10_000"))), "seatunnel.yaml",
+                new Properties()).historyMaxRetained()).as("written with a separator").isEqualTo(10_000);
+        // with history off too: the bound is independent of where the values are kept
+        DropInSettings both = DropInSettings.fromRoot(yaml(section.formatted(dir,
+                "    jobinfo-dropin:\n      history: off\n      history-max-retained: 3\n")), "seatunnel.yaml",
+                new Properties());
+        assertThat(both.historyMaps()).isEmpty();
+        assertThat(both.historyMaxRetained()).isEqualTo(3);
+        for (String bad : new String[] {"0", "-4", "many", "2.5", "100000001", "''"}) {
+            assertThatThrownBy(() -> DropInSettings.fromRoot(yaml(section.formatted(dir, bound.formatted(bad))),
+                    "seatunnel.yaml", new Properties()))
+                    .as(bad)
+                    .isInstanceOf(InvalidConfigurationException.class)
+                    .hasMessageContaining("seatunnel.engine.jobinfo-dropin.history-max-retained: '")
+                    .hasMessageContaining("is not a number of finished jobs; give a whole number from 1 to 100000000")
+                    .hasMessageContaining("or leave the key out for no bound")
+                    .hasMessageContaining("(seatunnel.yaml)");
+        }
+        // listed with every other problem of the section
+        assertThatThrownBy(() -> DropInSettings.fromRoot(yaml(section.formatted(dir,
+                "    jobinfo-dropin:\n      history: dag\n      history-max-retained: none\n")), "seatunnel.yaml",
+                new Properties()))
+                .isInstanceOf(InvalidConfigurationException.class)
+                .hasMessageContaining("jobinfo-dropin.history: 'dag' is not a choice")
+                .hasMessageContaining("jobinfo-dropin.history-max-retained: 'none' is not a number");
+    }
+
+    @Test
     void aWrongModeIsListedWithEveryOtherProblem() {
         assertThatThrownBy(() -> DropInSettings.fromRoot(yaml("""
                 seatunnel:
@@ -117,7 +152,8 @@ class DropInSettingsTest {
                 .isInstanceOf(InvalidConfigurationException.class)
                 .hasMessageContaining("jobinfo-storage.namespace")
                 .hasMessageContaining("seatunnel.engine.jobinfo-dropin.mode: 'adopt' is not a mode")
-                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.speed: unknown key");
+                .hasMessageContaining("seatunnel.engine.jobinfo-dropin.speed: unknown key")
+                .hasMessageContaining("history-max-retained]");
     }
 
     @Test

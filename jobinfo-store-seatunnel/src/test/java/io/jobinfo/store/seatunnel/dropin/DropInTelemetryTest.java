@@ -85,8 +85,9 @@ class DropInTelemetryTest {
                     assertThat(f.help).as(f.name).isNotBlank();
                 }
             }
-            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(26).contains("jobinfo_store_bad_values",
-                    "jobinfo_store_history_moved", "jobinfo_store_history_blobs_deleted");
+            assertThat(names).allMatch(n -> n.matches("jobinfo_store_[a-z_]+")).hasSize(27).contains("jobinfo_store_bad_values",
+                    "jobinfo_store_history_moved", "jobinfo_store_history_blobs_deleted",
+                    "jobinfo_store_history_removed_over_bound");
 
             DropInTelemetry.unregister(a);
             assertThat(sample("jobinfo_store_moved_total", "c1", "127.0.0.1:5801")).isNull();
