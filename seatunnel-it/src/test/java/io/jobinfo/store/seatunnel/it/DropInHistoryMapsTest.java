@@ -85,11 +85,7 @@ class DropInHistoryMapsTest {
         try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, DIR.resolve("cluster-" + run))) {
             cluster.start();
             try (ClusterClient client = new ClusterClient(spec)) {
-                ClusterClient.await(() -> client.members().size() == 2, Duration.ofSeconds(120),
-                        () -> "the members did not start: " + cluster.logTail(0, 4000));
-                ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                                .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
-                        () -> "drop-in not active: " + client.dropInMetrics());
+                awaitActive(cluster, client);
                 List<Long> ids = runJobs(client);
 
                 // 1. references only, one blob per job in each map's sub-namespace
@@ -186,7 +182,16 @@ class DropInHistoryMapsTest {
         }
     }
 
-    private static Path blobsOf(Path store, String map) {
+    /** Waits until both members are up and their drop-in is active. */
+    static void awaitActive(SeaTunnelProcessCluster cluster, ClusterClient client) {
+        ClusterClient.await(() -> client.members().size() == 2, Duration.ofSeconds(120),
+                () -> "the members did not start: " + cluster.logTail(0, 4000));
+        ClusterClient.await(() -> client.dropInMetrics().values().stream()
+                        .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
+                () -> "drop-in not active: " + client.dropInMetrics());
+    }
+
+    static Path blobsOf(Path store, String map) {
         return store.resolve("history").resolve(map);
     }
 
@@ -224,7 +229,7 @@ class DropInHistoryMapsTest {
      * listing then missed that job (seen once in a fresh-clone CI run): SeaTunnel puts a job's state after the job
      * reads FINISHED.
      */
-    private static void awaitReferencesOnly(ClusterClient client, String map, int jobs, String when) {
+    static void awaitReferencesOnly(ClusterClient client, String map, int jobs, String when) {
         ClusterClient.await(() -> {
             MapFigures f = client.mapFigures(map);
             return f.ownedEntries() == jobs && f.totalBytes() <= REFERENCE_BYTES * jobs;
