@@ -1,5 +1,7 @@
 package io.jobinfo.store.lifecycle;
 
+import com.google.auto.value.AutoValue;
+import io.jobinfo.store.values.Nullable;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.Objects;
@@ -49,39 +51,32 @@ public final class BlobDeletion {
     }
 
     /** A deletion's outcome and, for {@code HELD} and {@code FAILED}, why. */
-    public static final class Result {
-        private final Outcome outcome;
-        private final String detail;
-        private final RuntimeException releaseFailure;
-
-        Result(Outcome outcome, String detail, RuntimeException releaseFailure) {
-            this.outcome = outcome;
-            this.detail = detail;
-            this.releaseFailure = releaseFailure;
+    @AutoValue
+    public abstract static class Result {
+        Result() {
         }
 
-        public Outcome outcome() {
-            return outcome;
+        static Result of(Outcome outcome, String detail, @Nullable RuntimeException releaseFailure) {
+            return new AutoValue_BlobDeletion_Result(outcome, detail, releaseFailure);
         }
+
+        public abstract Outcome outcome();
 
         /** Why it was held or failed; empty otherwise. */
-        public String detail() {
-            return detail;
-        }
+        public abstract String detail();
 
         /** The failure of the claim's release after a delete that returned, or {@code null}. */
-        public RuntimeException releaseFailure() {
-            return releaseFailure;
-        }
+        @Nullable
+        public abstract RuntimeException releaseFailure();
 
         /** Whether the blob is gone now (deleted, or absent). */
         public boolean gone() {
-            return outcome == Outcome.DELETED || outcome == Outcome.ABSENT;
+            return outcome() == Outcome.DELETED || outcome() == Outcome.ABSENT;
         }
 
         @Override
         public String toString() {
-            return outcome + (detail.isEmpty() ? "" : ": " + detail);
+            return outcome() + (detail().isEmpty() ? "" : ": " + detail());
         }
     }
 
@@ -100,22 +95,22 @@ public final class BlobDeletion {
                                             Steps steps) {
         String held = holdReason(hold);
         if (held != null) {
-            return new Result(Outcome.HELD, held, null);
+            return Result.of(Outcome.HELD, held, null);
         }
         DeleteClaims.Claim claim;
         try {
             claim = claims.claim(jobId);
         } catch (RuntimeException e) {
-            return new Result(Outcome.FAILED, "claiming the job id (" + claims.describe() + ") failed or its outcome"
+            return Result.of(Outcome.FAILED, "claiming the job id (" + claims.describe() + ") failed or its outcome"
                     + " is unknown, nothing deleted: " + e, null);
         }
         if (claim == null) {
-            return new Result(Outcome.KEPT, "", null);
+            return Result.of(Outcome.KEPT, "", null);
         }
         held = holdReason(hold);
         if (held != null) {
             releaseQuietly(claim);
-            return new Result(Outcome.HELD, held, null);
+            return Result.of(Outcome.HELD, held, null);
         }
         return deleteClaimed(claim, store, steps);
     }
@@ -133,7 +128,7 @@ public final class BlobDeletion {
             deleted = store.delete(jobId);
         } catch (JobInfoStoreException | RuntimeException e) {
             claim.abandon();
-            return new Result(Outcome.FAILED, store.location(jobId) + ": " + e.getMessage(), null);
+            return Result.of(Outcome.FAILED, store.location(jobId) + ": " + e.getMessage(), null);
         }
         RuntimeException releaseFailure = null;
         try {
@@ -141,7 +136,7 @@ public final class BlobDeletion {
         } catch (RuntimeException e) {
             releaseFailure = e;
         }
-        return new Result(deleted ? Outcome.DELETED : Outcome.ABSENT, "", releaseFailure);
+        return Result.of(deleted ? Outcome.DELETED : Outcome.ABSENT, "", releaseFailure);
     }
 
     /** The hold's reason; a hold that cannot be checked holds. */

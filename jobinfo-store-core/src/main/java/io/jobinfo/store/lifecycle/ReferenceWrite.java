@@ -1,5 +1,6 @@
 package io.jobinfo.store.lifecycle;
 
+import com.google.auto.value.AutoValue;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.SealedEnvelope;
@@ -121,52 +122,36 @@ public final class ReferenceWrite {
     }
 
     /** A write's outcome, the pointer of the blob it wrote, and for failures and clean-ups what happened. */
-    public static final class Result {
-        private final Outcome outcome;
-        private final JobInfoPointer pointer;
-        private final boolean created;
-        private final String detail;
-        private final boolean leftForGc;
-
-        Result(Outcome outcome, JobInfoPointer pointer, boolean created, String detail) {
-            this(outcome, pointer, created, detail, false);
+    @AutoValue
+    public abstract static class Result {
+        Result() {
         }
 
-        Result(Outcome outcome, JobInfoPointer pointer, boolean created, String detail, boolean leftForGc) {
-            this.outcome = outcome;
-            this.pointer = pointer;
-            this.created = created;
-            this.detail = detail;
-            this.leftForGc = leftForGc;
+        static Result of(Outcome outcome, JobInfoPointer pointer, boolean created, String detail) {
+            return of(outcome, pointer, created, detail, false);
         }
 
-        public Outcome outcome() {
-            return outcome;
+        static Result of(Outcome outcome, JobInfoPointer pointer, boolean created, String detail, boolean leftForGc) {
+            return new AutoValue_ReferenceWrite_Result(outcome, pointer, created, detail, leftForGc);
         }
+
+        public abstract Outcome outcome();
 
         /** The pointer of the blob sealed for this write (written or not). */
-        public JobInfoPointer pointer() {
-            return pointer;
-        }
+        public abstract JobInfoPointer pointer();
 
         /** Whether this write created the blob (not {@code ALREADY_PRESENT}, not a conflict). */
-        public boolean created() {
-            return created;
-        }
+        public abstract boolean created();
 
         /** Why it failed, or what a clean-up of the written blob did; empty when there is nothing to say. */
-        public String detail() {
-            return detail;
-        }
+        public abstract String detail();
 
         /** Whether a blob this write wrote is not needed but stays, for GC to remove ({@link #detail()} says why). */
-        public boolean leftForGc() {
-            return leftForGc;
-        }
+        public abstract boolean leftForGc();
 
         @Override
         public String toString() {
-            return outcome + (detail.isEmpty() ? "" : ": " + detail);
+            return outcome() + (detail().isEmpty() ? "" : ": " + detail());
         }
     }
 
@@ -209,7 +194,7 @@ public final class ReferenceWrite {
         JobInfoPointer pointer = new JobInfoPointer(jobId, header.initializationTimestamp(), store.storeId(), header);
         DeleteClaims.WriteHold hold = claims.holdForWrite(jobId);
         if (hold == null) {
-            return new Result(Outcome.BUSY, pointer, false, "the job id is held by " + claims.describe());
+            return Result.of(Outcome.BUSY, pointer, false, "the job id is held by " + claims.describe());
         }
         try {
             seams.beforeBlob(jobId);
@@ -219,8 +204,8 @@ public final class ReferenceWrite {
             }
             boolean mine = created.mine;
             Result result = afterCreate(jobId, blob, pointer, entry, seams, mine);
-            return created.note.isEmpty() ? result : new Cleanup(result.detail, result.leftForGc)
-                    .into(result.outcome, pointer, mine, created.note);
+            return created.note.isEmpty() ? result : new Cleanup(result.detail(), result.leftForGc())
+                    .into(result.outcome(), pointer, mine, created.note);
         } finally {
             hold.release();
         }
@@ -245,7 +230,7 @@ public final class ReferenceWrite {
             replaced = entry.state(pointer) == State.REFERENCE_WRITTEN;
         }
         if (replaced) {
-            return new Result(Outcome.WRITTEN, pointer, mine, "");
+            return Result.of(Outcome.WRITTEN, pointer, mine, "");
         }
         return lost(jobId, blob, pointer, entry, mine);
     }
@@ -263,7 +248,7 @@ public final class ReferenceWrite {
         }
 
         static Created failed(Outcome outcome, JobInfoPointer pointer, String detail) {
-            return new Created(new Result(outcome, pointer, false, detail), false, "");
+            return new Created(Result.of(outcome, pointer, false, detail), false, "");
         }
 
         static Created stored(CreateOutcome outcome, String note) {
@@ -323,12 +308,12 @@ public final class ReferenceWrite {
                 return deleteOnceUnclaimed(jobId, blob, pointer, entry).into(Outcome.BEING_DELETED, pointer, mine, "");
             case REFERENCE_WRITTEN: // the same reference, put by another writer (a migration beside the drop-in)
             case OTHER_REFERENCE:
-                return new Result(Outcome.BECAME_REFERENCE, pointer, mine, "");
+                return Result.of(Outcome.BECAME_REFERENCE, pointer, mine, "");
             case OTHER_INLINE:
                 return (mine ? deleteWhileInline(jobId, blob, pointer, entry, now) : Cleanup.NONE)
                         .into(Outcome.CHANGED, pointer, mine, "");
             default:
-                return new Result(Outcome.CHANGED, pointer, mine, "");
+                return Result.of(Outcome.CHANGED, pointer, mine, "");
         }
     }
 
@@ -346,7 +331,7 @@ public final class ReferenceWrite {
 
         Result into(Outcome outcome, JobInfoPointer pointer, boolean mine, String before) {
             String detail = before.isEmpty() ? text : text.isEmpty() ? before : before + "; " + text;
-            return new Result(outcome, pointer, mine, detail, leftForGc);
+            return Result.of(outcome, pointer, mine, detail, leftForGc);
         }
     }
 

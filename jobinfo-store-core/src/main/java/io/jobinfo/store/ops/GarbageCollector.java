@@ -286,7 +286,7 @@ public final class GarbageCollector {
                 }
             }
         }
-        return new GcReport(startedAt, grace, listed.size(), referenced, young, orphans, leftovers, deleted,
+        return GcReport.of(startedAt, grace, listed.size(), referenced, young, orphans, leftovers, deleted,
                 savedByRecheck, failures, delete, claimed, interrupted.size(), finished, heldBy,
                 new TreeMap<>(undecodable));
     }

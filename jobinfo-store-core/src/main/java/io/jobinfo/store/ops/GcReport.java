@@ -1,10 +1,13 @@
 package io.jobinfo.store.ops;
 
+import static io.jobinfo.store.values.ValueLists.copyOf;
+
+import com.google.auto.value.AutoValue;
+
 import io.jobinfo.store.lifecycle.MapValueReader;
 
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.spi.StoredBlob;
-import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collections;
@@ -15,23 +18,10 @@ import java.util.TreeMap;
 /**
  * What a {@link GarbageCollector} run found and did.
  */
-public final class GcReport extends ValueObject {
-    private final Instant startedAt;
-    private final Duration grace;
-    private final int scanned;
-    private final int referenced;
-    private final int young;
-    private final List<StoredBlob> orphans;
-    private final List<StoredBlob> leftovers;
-    private final List<StoredBlob> deleted;
-    private final int savedByRecheck;
-    private final List<String> failures;
-    private final boolean deleting;
-    private final int claimed;
-    private final int interruptedDeletions;
-    private final List<Long> finishedDeletions;
-    private final List<ClusterIncident> heldBy;
-    private final SortedMap<Long, String> undecodable;
+@AutoValue
+public abstract class GcReport {
+    GcReport() {
+    }
 
     /**
      * @param startedAt            when the run began; the grace period counts back from here
@@ -55,125 +45,72 @@ public final class GcReport extends ValueObject {
      * @param undecodable          job ids whose map value cannot be read, with what the value is (see
      *                             {@link MapValueReader}); their blobs are kept like those of any registered job
      */
-    public GcReport(Instant startedAt, Duration grace, int scanned, int referenced, int young,
+    public static GcReport of(Instant startedAt, Duration grace, int scanned, int referenced, int young,
             List<StoredBlob> orphans, List<StoredBlob> leftovers, List<StoredBlob> deleted, int savedByRecheck,
             List<String> failures, boolean deleting, int claimed, int interruptedDeletions,
             List<Long> finishedDeletions, List<ClusterIncident> heldBy, SortedMap<Long, String> undecodable) {
-        this.undecodable = Collections.unmodifiableSortedMap(new TreeMap<>(undecodable));
-        this.claimed = claimed;
-        this.interruptedDeletions = interruptedDeletions;
-        this.finishedDeletions = listOf(finishedDeletions);
-        this.heldBy = listOf(heldBy);
-        this.startedAt = startedAt;
-        this.grace = grace;
-        this.scanned = scanned;
-        this.referenced = referenced;
-        this.young = young;
-        this.orphans = listOf(orphans);
-        this.leftovers = listOf(leftovers);
-        this.deleted = listOf(deleted);
-        this.savedByRecheck = savedByRecheck;
-        this.failures = listOf(failures);
-        this.deleting = deleting;
+        return new AutoValue_GcReport(startedAt, grace, scanned, referenced, young, copyOf(orphans),
+                copyOf(leftovers), copyOf(deleted), savedByRecheck, copyOf(failures), deleting, claimed,
+                interruptedDeletions, copyOf(finishedDeletions), copyOf(heldBy),
+                Collections.unmodifiableSortedMap(new TreeMap<>(undecodable)));
     }
 
-    public Instant startedAt() {
-        return startedAt;
-    }
+    public abstract Instant startedAt();
 
-    public Duration grace() {
-        return grace;
-    }
+    public abstract Duration grace();
 
-    public int scanned() {
-        return scanned;
-    }
+    public abstract int scanned();
 
-    public int referenced() {
-        return referenced;
-    }
+    public abstract int referenced();
 
-    public int young() {
-        return young;
-    }
+    public abstract int young();
 
-    public List<StoredBlob> orphans() {
-        return orphans;
-    }
+    public abstract List<StoredBlob> orphans();
 
-    public List<StoredBlob> leftovers() {
-        return leftovers;
-    }
+    public abstract List<StoredBlob> leftovers();
 
-    public List<StoredBlob> deleted() {
-        return deleted;
-    }
+    public abstract List<StoredBlob> deleted();
 
-    public int savedByRecheck() {
-        return savedByRecheck;
-    }
+    public abstract int savedByRecheck();
 
-    public List<String> failures() {
-        return failures;
-    }
+    public abstract List<String> failures();
 
-    public boolean deleting() {
-        return deleting;
-    }
+    public abstract boolean deleting();
 
-    public int claimed() {
-        return claimed;
-    }
+    public abstract int claimed();
 
-    public int interruptedDeletions() {
-        return interruptedDeletions;
-    }
+    public abstract int interruptedDeletions();
 
-    public List<Long> finishedDeletions() {
-        return finishedDeletions;
-    }
+    public abstract List<Long> finishedDeletions();
 
     /** The open incidents that held this run (it deleted nothing); empty if it was not held. */
-    public List<ClusterIncident> heldBy() {
-        return heldBy;
-    }
+    public abstract List<ClusterIncident> heldBy();
 
     /**
      * Job ids whose map value cannot be read (a class or serializer this process does not have, damaged bytes), in
      * order, each with what the value is. Each keeps its blob; nothing was deserialized from them.
      */
-    public SortedMap<Long, String> undecodable() {
-        return undecodable;
-    }
+    public abstract SortedMap<Long, String> undecodable();
 
     /** Whether a deleting run was held by an open incident and deleted nothing. */
     public boolean held() {
-        return deleting && !heldBy.isEmpty();
+        return deleting() && !heldBy().isEmpty();
     }
 
     /** Bytes the orphans and leftovers occupy. */
     public long reclaimableBytes() {
-        return orphans.stream().mapToLong(StoredBlob::sizeBytes).sum()
-                + leftovers.stream().mapToLong(StoredBlob::sizeBytes).sum();
+        return orphans().stream().mapToLong(StoredBlob::sizeBytes).sum()
+                + leftovers().stream().mapToLong(StoredBlob::sizeBytes).sum();
     }
 
-    @Override
-    protected Object[] components() {
-        return new Object[] {"startedAt", startedAt, "grace", grace, "scanned", scanned, "referenced", referenced,
-                "young", young, "orphans", orphans, "leftovers", leftovers, "deleted", deleted, "savedByRecheck",
-                savedByRecheck, "failures", failures, "deleting", deleting, "claimed", claimed, "interruptedDeletions",
-                interruptedDeletions, "finishedDeletions", finishedDeletions, "heldBy", heldBy, "undecodable",
-                undecodable};
-    }
-
-    /** As {@link ValueObject#toString()}, but the undecodable jobs by id only (their descriptions can be long). */
+    /** The generated form, but the undecodable jobs by id only (their descriptions can be long). */
     @Override
     public String toString() {
-        return "GcReport[startedAt=" + startedAt + ", grace=" + grace + ", scanned=" + scanned
-                + ", referenced=" + referenced + ", young=" + young + ", orphans=" + orphans
-                + ", leftovers=" + leftovers + ", deleted=" + deleted + ", savedByRecheck=" + savedByRecheck
-                + ", failures=" + failures + ", deleting=" + deleting + ", claimed=" + claimed
-                + ", interruptedDeletions=" + interruptedDeletions + ", finishedDeletions=" + finishedDeletions
-                + ", heldBy=" + heldBy + ", undecodable=" + undecodable.keySet() + "]";
+        return "GcReport{startedAt=" + startedAt() + ", grace=" + grace() + ", scanned=" + scanned()
+                + ", referenced=" + referenced() + ", young=" + young() + ", orphans=" + orphans()
+                + ", leftovers=" + leftovers() + ", deleted=" + deleted() + ", savedByRecheck=" + savedByRecheck()
+                + ", failures=" + failures() + ", deleting=" + deleting() + ", claimed=" + claimed()
+                + ", interruptedDeletions=" + interruptedDeletions() + ", finishedDeletions=" + finishedDeletions()
+                + ", heldBy=" + heldBy() + ", undecodable=" + undecodable().keySet() + "}";
     }
 }

@@ -25,7 +25,7 @@ import io.jobinfo.store.codec.EncodedPayload;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.values.SetOnce;
-import io.jobinfo.store.values.ValueObject;
+import com.google.auto.value.AutoValue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -130,14 +130,10 @@ public final class Migrator {
     /**
      * One examined entry.
      */
-    public static final class EntryResult extends ValueObject {
-        private final long jobId;
-        private final Outcome outcome;
-        private final Reason reason;
-        private final String detail;
-        private final long payloadBytes;
-        private final long heapFreedPerCopy;
-        private final int attempts;
+    @AutoValue
+    public abstract static class EntryResult {
+        EntryResult() {
+        }
 
         /**
          * @param jobId            the key
@@ -148,54 +144,29 @@ public final class Migrator {
          * @param heapFreedPerCopy serialized value bytes freed in one copy of the entry (negative: used)
          * @param attempts         compare-and-set attempts made
          */
-        public EntryResult(long jobId, Outcome outcome, Reason reason, String detail, long payloadBytes,
+        public static EntryResult of(long jobId, Outcome outcome, Reason reason, String detail, long payloadBytes,
                 long heapFreedPerCopy, int attempts) {
-            this.jobId = jobId;
-            this.outcome = outcome;
-            this.reason = reason;
-            this.detail = detail;
-            this.payloadBytes = payloadBytes;
-            this.heapFreedPerCopy = heapFreedPerCopy;
-            this.attempts = attempts;
+            return new AutoValue_Migrator_EntryResult(jobId, outcome, reason, detail, payloadBytes, heapFreedPerCopy,
+                    attempts);
         }
 
-        public long jobId() {
-            return jobId;
-        }
+        public abstract long jobId();
 
-        public Outcome outcome() {
-            return outcome;
-        }
+        public abstract Outcome outcome();
 
-        public Reason reason() {
-            return reason;
-        }
+        public abstract Reason reason();
 
-        public String detail() {
-            return detail;
-        }
+        public abstract String detail();
 
-        public long payloadBytes() {
-            return payloadBytes;
-        }
+        public abstract long payloadBytes();
 
-        public long heapFreedPerCopy() {
-            return heapFreedPerCopy;
-        }
+        public abstract long heapFreedPerCopy();
 
-        public int attempts() {
-            return attempts;
-        }
+        public abstract int attempts();
 
         /** Reason and detail in one line. */
         public String describe() {
-            return detail.isEmpty() ? reason.text() : reason.text() + ": " + detail;
-        }
-
-        @Override
-        protected Object[] components() {
-            return new Object[] {"jobId", jobId, "outcome", outcome, "reason", reason, "detail", detail, "payloadBytes",
-                    payloadBytes, "heapFreedPerCopy", heapFreedPerCopy, "attempts", attempts};
+            return detail().isEmpty() ? reason().text() : reason().text() + ": " + detail();
         }
     }
 
@@ -297,7 +268,7 @@ public final class Migrator {
             try {
                 result = direction == Direction.MIGRATE ? migrateOne(jobId, dryRun) : rollbackOne(jobId, dryRun);
             } catch (RuntimeException e) {
-                result = new EntryResult(jobId, Outcome.FAILED, Reason.CLUSTER_FAILED, e.toString()
+                result = EntryResult.of(jobId, Outcome.FAILED, Reason.CLUSTER_FAILED, e.toString()
                         + "; the entry is unchanged or converted completely, rerun to finish", 0, 0, 1);
             }
             processed.incrementAndGet();
@@ -328,7 +299,7 @@ public final class Migrator {
         skippedSorted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
         List<EntryResult> failedSorted = new ArrayList<>(failed);
         failedSorted.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
-        return new MigrationReport(direction, dryRun, map.getName(), store.storeId(), keys.size(), converted.get(),
+        return MigrationReport.of(direction, dryRun, map.getName(), store.storeId(), keys.size(), converted.get(),
                 bytes.get(), freed.get(), copies, skippedSorted, failedSorted, keys.size() - processed.get(),
                 retries.get(), Duration.ofNanos(System.nanoTime() - start), cancelled.get());
     }
@@ -357,7 +328,7 @@ public final class Migrator {
         byte[] payload = inline.payload();
         long freedPerCopy = format.valueBytes(payload.length) - format.pointerValueBytes(store.storeId());
         if (dryRun) {
-            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+            return EntryResult.of(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                     attempt);
         }
         // no delete of this id (drop-in or tool) runs between the blob and the reference: in SeaTunnel's map the
@@ -453,7 +424,7 @@ public final class Migrator {
         }
         switch (r.outcome()) {
             case WRITTEN:
-                return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
+                return EntryResult.of(jobId, Outcome.CONVERTED, Reason.NONE, "", payload.length, freedPerCopy,
                         attempt);
             case BUSY:
                 LOG.debug("job {}: its claim lock is busy (attempt {}); retrying", jobId, attempt);
@@ -525,7 +496,7 @@ public final class Migrator {
         }
         long freedPerCopy = format.pointerValueBytes(pointer.storeId()) - format.valueBytes(pointer.payloadLength());
         if (dryRun) {
-            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
+            return EntryResult.of(jobId, Outcome.CONVERTED, Reason.NONE, "", pointer.payloadLength(),
                     freedPerCopy, attempt);
         }
         VerifiedBlob blob;
@@ -562,7 +533,7 @@ public final class Migrator {
                 detail = "the blob could not be deleted (" + e.getMessage() + "); the next migration reuses it";
                 LOG.warn("job {}: rolled back, but {}", jobId, detail);
             }
-            return new EntryResult(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
+            return EntryResult.of(jobId, Outcome.CONVERTED, Reason.NONE, detail, blob.payload().length,
                     freedPerCopy, attempt);
         }
         Object now = current(jobId);
@@ -603,11 +574,11 @@ public final class Migrator {
     }
 
     private static EntryResult skip(long jobId, Reason reason, int attempts) {
-        return new EntryResult(jobId, Outcome.SKIPPED, reason, "", 0, 0, attempts);
+        return EntryResult.of(jobId, Outcome.SKIPPED, reason, "", 0, 0, attempts);
     }
 
     private static EntryResult fail(long jobId, Reason reason, String detail, int attempts) {
-        return new EntryResult(jobId, Outcome.FAILED, reason, detail, 0, 0, attempts);
+        return EntryResult.of(jobId, Outcome.FAILED, reason, detail, 0, 0, attempts);
     }
 
     /**

@@ -1,5 +1,9 @@
 package io.jobinfo.store.ops;
 
+import static io.jobinfo.store.values.ValueLists.copyOf;
+
+import com.google.auto.value.AutoValue;
+
 import com.hazelcast.map.IMap;
 import com.hazelcast.partition.PartitionService;
 import io.jobinfo.store.envelope.EnvelopeHeader;
@@ -12,7 +16,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
 import io.jobinfo.store.values.SetOnce;
-import io.jobinfo.store.values.ValueObject;
+import io.jobinfo.store.values.Nullable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -55,97 +59,60 @@ public final class PointerRebuilder {
     }
 
     /** One examined blob. */
-    public static final class Entry extends ValueObject {
-        private final StoredBlob blob;
-        private final Outcome outcome;
-        private final String detail;
-        private final JobInfoPointer pointer;
-
-        Entry(StoredBlob blob, Outcome outcome, String detail, JobInfoPointer pointer) {
-            this.blob = blob;
-            this.outcome = outcome;
-            this.detail = detail;
-            this.pointer = pointer;
+    @AutoValue
+    public abstract static class Entry {
+        Entry() {
         }
 
-        public long jobId() {
-            return blob.jobId();
+        static Entry of(StoredBlob blob, Outcome outcome, String detail, @Nullable JobInfoPointer pointer) {
+            return new AutoValue_PointerRebuilder_Entry(blob.jobId(), blob.location(), outcome, detail, pointer);
         }
+
+        public abstract long jobId();
 
         /** The blob's location, as the listing gave it. */
-        public String location() {
-            return blob.location();
-        }
+        public abstract String location();
 
-        public Outcome outcome() {
-            return outcome;
-        }
+        public abstract Outcome outcome();
 
         /** Why (for anything but REBUILT), or "". */
-        public String detail() {
-            return detail;
-        }
+        public abstract String detail();
 
         /** The pointer put (or that a dry run would put); {@code null} unless REBUILT. */
-        public JobInfoPointer pointer() {
-            return pointer;
-        }
-
-        @Override
-        protected Object[] components() {
-            return new Object[] {"jobId", jobId(), "location", location(), "outcome", outcome, "detail", detail,
-                    "pointer", pointer};
-        }
+        @Nullable
+        public abstract JobInfoPointer pointer();
     }
 
     /** What a run found and did. */
-    public static final class Report {
-        private final boolean applied;
-        private final int scanned;
-        private final int outside;
-        private final List<Entry> entries;
+    @AutoValue
+    public abstract static class Report {
+        Report() {
+        }
 
-        Report(boolean applied, int scanned, int outside, List<Entry> entries) {
-            this.applied = applied;
-            this.scanned = scanned;
-            this.outside = outside;
-            this.entries = Collections.unmodifiableList(new ArrayList<>(entries));
+        static Report of(boolean applied, int scanned, int outside, List<Entry> entries) {
+            return new AutoValue_PointerRebuilder_Report(applied, scanned, outside, copyOf(entries));
         }
 
         /** {@code false} for a dry run (nothing was put). */
-        public boolean applied() {
-            return applied;
-        }
+        public abstract boolean applied();
 
         /** Complete blobs listed. */
-        public int scanned() {
-            return scanned;
-        }
+        public abstract int scanned();
 
         /** Blobs without a map entry left alone: outside the partitions or modified after the cut-off. */
-        public int outside() {
-            return outside;
-        }
+        public abstract int outside();
 
         /** Every candidate: a blob without a map entry, in scope. */
-        public List<Entry> entries() {
-            return entries;
-        }
+        public abstract List<Entry> entries();
 
         public List<Entry> with(Outcome outcome) {
             List<Entry> out = new ArrayList<>();
-            for (Entry e : entries) {
-                if (e.outcome == outcome) {
+            for (Entry e : entries()) {
+                if (e.outcome() == outcome) {
                     out.add(e);
                 }
             }
             return out;
-        }
-
-        @Override
-        public String toString() {
-            return "Report[applied=" + applied + ", scanned=" + scanned + ", outside=" + outside + ", entries="
-                    + entries + "]";
         }
     }
 
@@ -201,7 +168,7 @@ public final class PointerRebuilder {
             entries.add(rebuild(blob, apply));
         }
         entries.sort((a, b) -> Long.compare(a.jobId(), b.jobId()));
-        return new Report(apply, scanned, outside, entries);
+        return Report.of(apply, scanned, outside, entries);
     }
 
     private Entry rebuild(StoredBlob blob, boolean apply) {
@@ -210,7 +177,7 @@ public final class PointerRebuilder {
         try {
             verified = store.read(jobId);
         } catch (JobInfoStoreException e) {
-            return new Entry(blob, Outcome.FAILED, e.getMessage() + "; no pointer was put", null);
+            return Entry.of(blob, Outcome.FAILED, e.getMessage() + "; no pointer was put", null);
         }
         EnvelopeHeader header = verified.header();
         long timestamp;
@@ -219,23 +186,23 @@ public final class PointerRebuilder {
         } else if (timestampFromModificationTime) {
             timestamp = blob.lastModified().toEpochMilli();
         } else {
-            return new Entry(blob, Outcome.NO_TIMESTAMP, "format version "
+            return Entry.of(blob, Outcome.NO_TIMESTAMP, "format version "
                     + header.formatVersion() + " records no initialization timestamp; allow the blob's modification"
                     + " time as its timestamp to rebuild it", null);
         }
         JobInfoPointer pointer = new JobInfoPointer(jobId, timestamp, store.storeId(), header);
         if (!apply) {
-            return new Entry(blob, Outcome.REBUILT, "", pointer);
+            return Entry.of(blob, Outcome.REBUILT, "", pointer);
         }
         Object previous;
         try {
             previous = map.putIfAbsent(jobId, pointer);
         } catch (RuntimeException e) {
-            return new Entry(blob, Outcome.FAILED, "putting the pointer failed or its outcome is"
+            return Entry.of(blob, Outcome.FAILED, "putting the pointer failed or its outcome is"
                     + " unknown (" + e + "); run again", null);
         }
         if (previous != null) {
-            return new Entry(blob, Outcome.REGISTERED, "registered meanwhile: " + previous, null);
+            return Entry.of(blob, Outcome.REGISTERED, "registered meanwhile: " + previous, null);
         }
         return checkBlobStillThere(blob, pointer, verified.header());
     }
@@ -249,12 +216,12 @@ public final class PointerRebuilder {
         long jobId = blob.jobId();
         try {
             if (header.describesSameBlob(StoredHeader.read(store, jobId))) {
-                return new Entry(blob, Outcome.REBUILT, "", pointer);
+                return Entry.of(blob, Outcome.REBUILT, "", pointer);
             }
         } catch (BlobNotFoundException | io.jobinfo.store.envelope.EnvelopeFormatException gone) {
             // taken back below
         } catch (JobInfoStoreException e) {
-            return new Entry(blob, Outcome.FAILED, "the pointer is put, but checking its blob afterwards"
+            return Entry.of(blob, Outcome.FAILED, "the pointer is put, but checking its blob afterwards"
                     + " failed (" + e.getMessage() + "); run verify", pointer);
         }
         boolean takenBack;
@@ -263,7 +230,7 @@ public final class PointerRebuilder {
         } catch (RuntimeException e) {
             takenBack = false;
         }
-        return new Entry(blob, Outcome.FAILED, "the blob was deleted or replaced between this run's read"
+        return Entry.of(blob, Outcome.FAILED, "the blob was deleted or replaced between this run's read"
                 + " and its pointer put (a GC took it for an orphan); " + (takenBack ? "the pointer was taken back"
                 : "taking the pointer back failed: run verify"), null);
     }

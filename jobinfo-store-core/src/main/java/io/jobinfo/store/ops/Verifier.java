@@ -19,7 +19,9 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
-import io.jobinfo.store.values.ValueObject;
+import static io.jobinfo.store.values.ValueLists.copyOf;
+
+import com.google.auto.value.AutoValue;
 import java.io.InputStream;
 import java.time.Clock;
 import java.time.Duration;
@@ -54,21 +56,9 @@ public final class Verifier {
     /**
      * What a run found.
      */
-    public static final class Report extends ValueObject {
-        private final Instant startedAt;
-        private final int entries;
-        private final int validPointers;
-        private final List<Problem> broken;
-        private final List<InlineEntry> inline;
-        private final List<StoredBlob> orphans;
-        private final List<StoredBlob> incomplete;
-        private final Duration grace;
-
-        /** A report whose grace period is zero. See {@link #Report(Instant, int, int, List, List, List, List,
-         * Duration)}. */
-        public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
-                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
-            this(startedAt, entries, validPointers, broken, inline, orphans, incomplete, Duration.ZERO);
+    @AutoValue
+    public abstract static class Report {
+        Report() {
         }
 
         /**
@@ -82,22 +72,34 @@ public final class Verifier {
          * @param incomplete   leftovers of interrupted writes, young ones included
          * @param grace        the grace period of the {@link OrphanRule} the run used
          */
-        public Report(Instant startedAt, int entries, int validPointers, List<Problem> broken,
+        public static Report of(Instant startedAt, int entries, int validPointers, List<Problem> broken,
                 List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete, Duration grace) {
-            this.startedAt = startedAt;
-            this.entries = entries;
-            this.validPointers = validPointers;
-            this.broken = listOf(broken);
-            this.inline = listOf(inline);
-            this.orphans = listOf(orphans);
-            this.incomplete = listOf(incomplete);
-            this.grace = Objects.requireNonNull(grace, "grace");
+            return new AutoValue_Verifier_Report(startedAt, entries, validPointers, copyOf(broken), copyOf(inline),
+                    copyOf(orphans), copyOf(incomplete), grace);
         }
 
-        /** The grace period of the rule this run classified by. */
-        public Duration grace() {
-            return grace;
+        /** A report whose grace period is zero. See {@link #of(Instant, int, int, List, List, List, List, Duration)}. */
+        public static Report of(Instant startedAt, int entries, int validPointers, List<Problem> broken,
+                List<InlineEntry> inline, List<StoredBlob> orphans, List<StoredBlob> incomplete) {
+            return of(startedAt, entries, validPointers, broken, inline, orphans, incomplete, Duration.ZERO);
         }
+
+        public abstract Instant startedAt();
+
+        public abstract int entries();
+
+        public abstract int validPointers();
+
+        public abstract List<Problem> broken();
+
+        public abstract List<InlineEntry> inline();
+
+        public abstract List<StoredBlob> orphans();
+
+        public abstract List<StoredBlob> incomplete();
+
+        /** The grace period of the rule this run classified by. */
+        public abstract Duration grace();
 
         /**
          * Whether {@code blob}, one of {@link #orphans()} or {@link #incomplete()}, is older than the grace period:
@@ -105,104 +107,44 @@ public final class Verifier {
          * may belong to a submit in flight.
          */
         public boolean pastGrace(StoredBlob blob) {
-            OrphanRule.Verdict v = new OrphanRule(grace).classify(blob, false, startedAt);
+            OrphanRule.Verdict v = new OrphanRule(grace()).classify(blob, false, startedAt());
             return v == OrphanRule.Verdict.ORPHAN || v == OrphanRule.Verdict.LEFTOVER;
-        }
-
-        public Instant startedAt() {
-            return startedAt;
-        }
-
-        public int entries() {
-            return entries;
-        }
-
-        public int validPointers() {
-            return validPointers;
-        }
-
-        public List<Problem> broken() {
-            return broken;
-        }
-
-        public List<InlineEntry> inline() {
-            return inline;
-        }
-
-        public List<StoredBlob> orphans() {
-            return orphans;
-        }
-
-        public List<StoredBlob> incomplete() {
-            return incomplete;
-        }
-
-        @Override
-        protected Object[] components() {
-            return new Object[] {"startedAt", startedAt, "entries", entries, "validPointers", validPointers, "broken",
-                    broken, "inline", inline, "orphans", orphans, "incomplete", incomplete, "grace", grace};
         }
     }
 
     /** A pointer (or value) that does not resolve. */
-    public static final class Problem extends ValueObject {
-        private final long jobId;
-        private final String location;
-        private final String reason;
-
-        public Problem(long jobId, String location, String reason) {
-            this.jobId = jobId;
-            this.location = location;
-            this.reason = reason;
+    @AutoValue
+    public abstract static class Problem {
+        Problem() {
         }
 
-        public long jobId() {
-            return jobId;
+        public static Problem of(long jobId, String location, String reason) {
+            return new AutoValue_Verifier_Problem(jobId, location, reason);
         }
 
-        public String location() {
-            return location;
-        }
+        public abstract long jobId();
 
-        public String reason() {
-            return reason;
-        }
+        public abstract String location();
 
-        @Override
-        protected Object[] components() {
-            return new Object[] {"jobId", jobId, "location", location, "reason", reason};
-        }
+        public abstract String reason();
     }
 
     /** An inline value, its encoded size and its value format. */
-    public static final class InlineEntry extends ValueObject {
-        private final long jobId;
-        private final long encodedBytes;
-        private final String format;
-
-        public InlineEntry(long jobId, long encodedBytes, String format) {
-            this.jobId = jobId;
-            this.encodedBytes = encodedBytes;
-            this.format = Objects.requireNonNull(format, "format");
+    @AutoValue
+    public abstract static class InlineEntry {
+        InlineEntry() {
         }
+
+        public static InlineEntry of(long jobId, long encodedBytes, String format) {
+            return new AutoValue_Verifier_InlineEntry(jobId, encodedBytes, format);
+        }
+
+        public abstract long jobId();
+
+        public abstract long encodedBytes();
 
         /** The {@link JobValueFormat#name()} of the value. */
-        public String format() {
-            return format;
-        }
-
-        public long jobId() {
-            return jobId;
-        }
-
-        public long encodedBytes() {
-            return encodedBytes;
-        }
-
-        @Override
-        protected Object[] components() {
-            return new Object[] {"jobId", jobId, "encodedBytes", encodedBytes, "format", format};
-        }
+        public abstract String format();
     }
 
     private final IMap<Long, Object> map;
@@ -310,7 +252,7 @@ public final class Verifier {
         inline.sort(Comparator.comparingLong(InlineEntry::jobId));
         orphans.sort(Comparator.comparingLong(StoredBlob::jobId));
         incomplete.sort(Comparator.comparingLong(StoredBlob::jobId));
-        return new Report(startedAt, keys.size(), valid.get(), broken, inline, orphans, incomplete, rule.grace());
+        return Report.of(startedAt, keys.size(), valid.get(), broken, inline, orphans, incomplete, rule.grace());
     }
 
     private void check(long jobId, List<Problem> broken, List<InlineEntry> inline, AtomicInteger valid) {
@@ -318,11 +260,11 @@ public final class Verifier {
         try {
             read = reader.read(jobId);
         } catch (RuntimeException e) {
-            broken.add(new Problem(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
+            broken.add(Problem.of(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
             return;
         }
         if (read.undecodable()) {
-            broken.add(new Problem(jobId, "map:" + map.getName(), read.problem()));
+            broken.add(Problem.of(jobId, "map:" + map.getName(), read.problem()));
             return;
         }
         Object value = read.value();
@@ -336,26 +278,26 @@ public final class Verifier {
             try {
                 job = format.read(jobId, value);
             } catch (CodecException e) {
-                broken.add(new Problem(jobId, "map:" + map.getName(), "the " + format.name()
+                broken.add(Problem.of(jobId, "map:" + map.getName(), "the " + format.name()
                         + " value is malformed: " + e.getMessage()));
                 return;
             }
-            inline.add(new InlineEntry(jobId, job.payloadLength(), format.name()));
+            inline.add(InlineEntry.of(jobId, job.payloadLength(), format.name()));
             String problem = decodeProblem(job.codecId(), job.payload());
             if (problem != null) {
-                broken.add(new Problem(jobId, "inline:" + map.getName(), problem));
+                broken.add(Problem.of(jobId, "inline:" + map.getName(), problem));
             }
             return;
         }
         if (wrapped == null) {
-            broken.add(new Problem(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
+            broken.add(Problem.of(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
                     + ", neither a pointer nor an inline job of the formats " + formats.names()
                     + "; choose the map's value format (--value-format)"));
             return;
         }
         JobInfoPointer pointer = wrapped;
         if (!pointer.storeId().equals(store.storeId())) {
-            broken.add(new Problem(jobId, "store:" + pointer.storeId(), "the pointer names store '"
+            broken.add(Problem.of(jobId, "store:" + pointer.storeId(), "the pointer names store '"
                     + pointer.storeId() + "' but the configured store is '" + store.storeId()
                     + "'; verify with that store's configuration"));
             return;
@@ -363,13 +305,13 @@ public final class Verifier {
         try {
             VerifiedBlob blob = store.read(jobId);
             if (!pointer.matches(blob.header())) {
-                broken.add(new Problem(jobId, blob.location(), "the blob does not match its pointer (pointer "
+                broken.add(Problem.of(jobId, blob.location(), "the blob does not match its pointer (pointer "
                         + pointer + ", blob " + blob.header() + ")"));
                 return;
             }
             String problem = decodeProblem(blob.header().codecId(), blob.payload());
             if (problem != null) {
-                broken.add(new Problem(jobId, blob.location(), problem));
+                broken.add(Problem.of(jobId, blob.location(), problem));
                 return;
             }
             valid.incrementAndGet();
@@ -377,7 +319,7 @@ public final class Verifier {
             if (!stillPointsTo(jobId, pointer)) {
                 return; // removed or replaced meanwhile; its blob went with it
             }
-            broken.add(new Problem(jobId, store.location(jobId), e.getMessage()));
+            broken.add(Problem.of(jobId, store.location(jobId), e.getMessage()));
         }
     }
 

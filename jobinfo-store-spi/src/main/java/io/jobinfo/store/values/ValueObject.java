@@ -1,8 +1,6 @@
 package io.jobinfo.store.values;
 
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -26,7 +24,7 @@ public abstract class ValueObject {
 
     /** An unmodifiable copy of {@code items}, for a component that is a list. */
     protected static <T> List<T> listOf(Collection<? extends T> items) {
-        return Collections.unmodifiableList(new ArrayList<>(items));
+        return ValueLists.copyOf(items);
     }
 
     @Override
