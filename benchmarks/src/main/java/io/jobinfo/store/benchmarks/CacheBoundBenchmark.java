@@ -65,7 +65,7 @@ final class CacheBoundBenchmark {
             ScenarioBenchmark.log("cache bound: submitting %d jobs of %d bytes", ids.length, o.blobBytes);
             AtomicLong maxPayload = new AtomicLong();
             try (RunningJobInfoRegistry<JobImmutableInformation> writer = RunningJobInfoRegistry
-                    .builder(writerMember, store, codec).cache(new CacheConfig(0, 0, Duration.ofMinutes(1))).build()) {
+                    .builder(writerMember, store, codec).cache(CacheConfig.of(0, 0, Duration.ofMinutes(1))).build()) {
                 JobGenerator generator = new JobGenerator(7);
                 AtomicInteger next = new AtomicInteger();
                 runThreads(2, () -> {
@@ -80,7 +80,7 @@ final class CacheBoundBenchmark {
             }
             long bound = o.cacheMaxBytes;
             long oneEntry = maxPayload.get() + 256; // the registry's weight of the largest entry
-            CacheConfig cacheConfig = new CacheConfig(bound, Math.min(bound, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
+            CacheConfig cacheConfig = CacheConfig.of(bound, Math.min(bound, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
                     CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS);
             try (RunningJobInfoRegistry<JobImmutableInformation> reader = RunningJobInfoRegistry
                     .builder(readerMember, store, codec).cache(cacheConfig).build()) {

@@ -131,7 +131,7 @@ class MetricsTest {
         KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         int jobSize = 50_000;
         // room for about two jobs: the third insert evicts
-        CacheConfig cache = new CacheConfig(2 * (jobSize + 20_000), jobSize + 20_000, CacheConfig
+        CacheConfig cache = CacheConfig.of(2 * (jobSize + 20_000), jobSize + 20_000, CacheConfig
                 .DEFAULT_EXPIRE_AFTER_ACCESS);
         try (HazelcastTestCluster cluster = new HazelcastTestCluster(1);
              JobInfoStore store = MeteredJobInfoStore.open(config, meters);

@@ -118,7 +118,7 @@ public final class MemberMain {
                 RunningJobInfoRegistry.builder(hz, store, CODEC).fencing(true).restoreParallelism(4)
                         .restoreOutageWait(java.time.Duration.ofMillis(Long.getLong("it.restoreOutageWaitMillis",
                                 RunningJobInfoRegistry.DEFAULT_RESTORE_OUTAGE_WAIT.toMillis())))
-                        .cache(new CacheConfig(cacheMax, Math.min(cacheMax, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
+                        .cache(CacheConfig.of(cacheMax, Math.min(cacheMax, CacheConfig.DEFAULT_MAX_ENTRY_BYTES),
                                 CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS))
                         .submitPhaseListener(crashPoints).build();
         java.util.concurrent.atomic.AtomicReference<RunningJobInfoRegistry<JobImmutableInformation>> registries =

@@ -401,7 +401,7 @@ public final class Migrator {
         byte[] buffer = new byte[EnvelopeHeader.LENGTH + payload.length];
         System.arraycopy(payload, 0, buffer, EnvelopeHeader.LENGTH, payload.length);
         SealedEnvelope envelope = BlobEnvelope.seal(jobId, inline.codecId(), inline.initializationTimestamp(),
-                new EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
+                EncodedPayload.of(buffer, EnvelopeHeader.LENGTH, payload.length));
         ReferenceWrite.Entry entry = new ReferenceWrite.Entry() {
             @Override
             public boolean replace(JobInfoPointer pointer) {

@@ -104,7 +104,7 @@ final class RegistryRestorer<T> {
         for (JobInfoStoreException e : failed.values()) {
             LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
         }
-        return new RestoreReport(restored, failed, took);
+        return RestoreReport.of(restored, failed, took);
     }
 
     /** Loads one job and hands it over; a failure is recorded in {@code failed}, a store outage in {@code outage}. */

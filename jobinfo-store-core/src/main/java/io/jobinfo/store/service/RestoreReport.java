@@ -1,7 +1,7 @@
 package io.jobinfo.store.service;
 
+import com.google.auto.value.AutoValue;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.values.ValueObject;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -13,42 +13,28 @@ import java.util.Set;
  * Outcome of {@link RunningJobInfoRegistry#restoreAll}: which jobs were restored and, per job, why the others were
  * not. One broken blob fails its own job only.
  */
-public final class RestoreReport extends ValueObject {
-    private final Set<Long> restored;
-    private final Map<Long, JobInfoStoreException> failed;
-    private final Duration duration;
+@AutoValue
+public abstract class RestoreReport {
+    RestoreReport() {
+    }
 
     /**
      * @param restored jobs handed to the callback, verified
      * @param failed   per failed job, an exception naming job id and location
      * @param duration wall time of the whole restore
      */
-    public RestoreReport(Set<Long> restored, Map<Long, JobInfoStoreException> failed, Duration duration) {
-        restored = Collections.unmodifiableSet(new LinkedHashSet<>(restored));
-        failed = Collections.unmodifiableMap(new LinkedHashMap<>(failed));
-        this.restored = restored;
-        this.failed = failed;
-        this.duration = duration;
+    public static RestoreReport of(Set<Long> restored, Map<Long, JobInfoStoreException> failed, Duration duration) {
+        return new AutoValue_RestoreReport(Collections.unmodifiableSet(new LinkedHashSet<>(restored)),
+                Collections.unmodifiableMap(new LinkedHashMap<>(failed)), duration);
     }
 
-    public Set<Long> restored() {
-        return restored;
-    }
+    public abstract Set<Long> restored();
 
-    public Map<Long, JobInfoStoreException> failed() {
-        return failed;
-    }
+    public abstract Map<Long, JobInfoStoreException> failed();
 
-    public Duration duration() {
-        return duration;
-    }
+    public abstract Duration duration();
 
     public boolean complete() {
-        return failed.isEmpty();
-    }
-
-    @Override
-    protected Object[] components() {
-        return new Object[] {"restored", restored, "failed", failed, "duration", duration};
+        return failed().isEmpty();
     }
 }

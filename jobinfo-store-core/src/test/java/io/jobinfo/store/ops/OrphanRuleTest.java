@@ -17,7 +17,7 @@ class OrphanRuleTest {
     private final OrphanRule rule = new OrphanRule(Duration.ofHours(1));
 
     private static StoredBlob blob(Duration age, boolean incomplete) {
-        return new StoredBlob(1, "loc", 10, NOW.minus(age), incomplete);
+        return StoredBlob.of(1, "loc", 10, NOW.minus(age), incomplete);
     }
 
     @Test

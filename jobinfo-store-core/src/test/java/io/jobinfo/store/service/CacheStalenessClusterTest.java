@@ -98,7 +98,7 @@ class CacheStalenessClusterTest {
     }
 
     private static CacheConfig withStaleness(Duration bound) {
-        return new CacheConfig(CacheConfig.DEFAULT_MAX_BYTES, CacheConfig.DEFAULT_MAX_ENTRY_BYTES,
+        return CacheConfig.of(CacheConfig.DEFAULT_MAX_BYTES, CacheConfig.DEFAULT_MAX_ENTRY_BYTES,
                 CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS, bound);
     }
 

@@ -48,7 +48,7 @@ class JobCacheTest {
     private final ManualTicker clock = new ManualTicker();
 
     private JobCache<String> cache(long maxBytes, Duration expireAfterAccess) {
-        return new JobCache<>(new CacheConfig(maxBytes, maxBytes, expireAfterAccess, Duration.ofHours(1)), clock);
+        return new JobCache<>(CacheConfig.of(maxBytes, maxBytes, expireAfterAccess, Duration.ofHours(1)), clock);
     }
 
     private static CachedJob<String> job(long jobId, String content) {
@@ -213,7 +213,7 @@ class JobCacheTest {
 
     @Test
     void freshnessIsCheckedOnEveryHitWhereverItWasFound() {
-        JobCache<String> cache = new JobCache<>(new CacheConfig(1 << 20, 1 << 20, Duration.ofMinutes(30),
+        JobCache<String> cache = new JobCache<>(CacheConfig.of(1 << 20, 1 << 20, Duration.ofMinutes(30),
                 Duration.ofSeconds(5)), clock);
         CachedJob<String> a = job(1, "a");
         put(cache, a);
@@ -224,7 +224,7 @@ class JobCacheTest {
 
     @Test
     void theOneClockReadHitServesOnlyFreshRecentlyTouchedEntriesAndCountsEachLookupOnce() {
-        JobCache<String> cache = new JobCache<>(new CacheConfig(1 << 20, 1 << 20, Duration.ofMinutes(30),
+        JobCache<String> cache = new JobCache<>(CacheConfig.of(1 << 20, 1 << 20, Duration.ofMinutes(30),
                 Duration.ofSeconds(5)), clock);
         CachedJob<String> a = job(1, "a");
         put(cache, a);
@@ -244,7 +244,7 @@ class JobCacheTest {
         clock.advance(Duration.ofMillis(4000)); // confirmed 5.1 s ago, bound 5 s; touched 4 s ago
         cache.getIfPresent(1); // touched again
         assertThat(cache.freshHotHit(1)).as("stale: the caller must revalidate").isNull();
-        JobCache<String> alwaysConfirm = new JobCache<>(new CacheConfig(1 << 20, 1 << 20, Duration.ofMinutes(30),
+        JobCache<String> alwaysConfirm = new JobCache<>(CacheConfig.of(1 << 20, 1 << 20, Duration.ofMinutes(30),
                 Duration.ZERO), clock);
         put(alwaysConfirm, a);
         assertThat(alwaysConfirm.freshHotHit(1)).as("max-staleness 0 confirms every read").isNull();
@@ -254,7 +254,7 @@ class JobCacheTest {
     @Test
     void underConcurrentReadersWritersAndEvictionTheHotMapHoldsExactlyWhatCaffeineHolds() throws Exception {
         long bound = 20L * WEIGHT;
-        JobCache<String> cache = new JobCache<>(new CacheConfig(bound, bound, Duration.ofMinutes(30),
+        JobCache<String> cache = new JobCache<>(CacheConfig.of(bound, bound, Duration.ofMinutes(30),
                 Duration.ofHours(1))); // the shared cache clock, released by close() below
         int ids = 200;
         AtomicBoolean stop = new AtomicBoolean();

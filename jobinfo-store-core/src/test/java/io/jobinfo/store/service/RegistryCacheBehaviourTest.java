@@ -87,7 +87,7 @@ class RegistryCacheBehaviourTest {
     @Test
     void concurrentReadersOfAJobTooBigToCacheShareOneStoreRead() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
+        CacheConfig cache = CacheConfig.of(4L << 20, 100_000, Duration.ofMinutes(5));
         ReadCountingStore store = new ReadCountingStore(LocalJobInfoStore.open(dir.resolve("big-single-flight"),
                 null, true, true));
         try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry
@@ -163,7 +163,7 @@ class RegistryCacheBehaviourTest {
     @Test
     void aJobAboveTheEntryBoundIsServedButNeverCached() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
-        CacheConfig cache = new CacheConfig(4L << 20, 100_000, Duration.ofMinutes(5));
+        CacheConfig cache = CacheConfig.of(4L << 20, 100_000, Duration.ofMinutes(5));
         try (RunningJobInfoRegistry<TestJob> r = registry("entry-bound", cache, meters)) {
             TestJob big = new TestJobGenerator(6).generate(1, 300_000);
             TestJob small = new TestJobGenerator(6).generate(2, 50_000);
@@ -186,7 +186,7 @@ class RegistryCacheBehaviourTest {
     void aCacheBoundOfZeroServesEveryReadFromTheStore() throws Exception {
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         try (RunningJobInfoRegistry<TestJob> r = registry("no-cache",
-                new CacheConfig(0, 0, Duration.ofMinutes(5)), meters)) {
+                CacheConfig.of(0, 0, Duration.ofMinutes(5)), meters)) {
             TestJob job = new TestJobGenerator(7).generate(3, 20_000);
             r.submit(3, job);
             for (int i = 0; i < 3; i++) {

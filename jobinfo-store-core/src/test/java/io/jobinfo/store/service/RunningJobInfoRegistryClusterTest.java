@@ -160,7 +160,7 @@ class RunningJobInfoRegistryClusterTest {
     void theCacheNeverHoldsMoreThanItsBoundUnderConcurrentReaders() throws Exception {
         long bound = 1L << 20;
         RunningJobInfoRegistry<TestJob> r = registry(cluster.master(),
-                new CacheConfig(bound, 256 * 1024, Duration.ofMinutes(5)));
+                CacheConfig.of(bound, 256 * 1024, Duration.ofMinutes(5)));
         int jobs = 40;
         int blob = 100_000;
         for (long id = 0; id < jobs; id++) {

@@ -145,7 +145,7 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
         JobGenerator generator = new JobGenerator(42);
-        CacheConfig cache = new CacheConfig(cacheMaxBytes, Math.min(cacheMaxBytes, CacheConfig.DEFAULT_MAX_ENTRY_BYTES
+        CacheConfig cache = CacheConfig.of(cacheMaxBytes, Math.min(cacheMaxBytes, CacheConfig.DEFAULT_MAX_ENTRY_BYTES
                 * 16), CacheConfig.DEFAULT_EXPIRE_AFTER_ACCESS);
 
         try (DemoBackend backend = openBackend()) {

@@ -607,7 +607,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         }
         long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
         Instant modified = Instant.ofEpochMilli(status.getModificationTime());
-        return blobId.isPresent() ? new StoredBlob(id, dirPrefix + name, status.getLen(), modified, false)
+        return blobId.isPresent() ? StoredBlob.of(id, dirPrefix + name, status.getLen(), modified, false)
                 : StoredBlob.leftover(id, dirPrefix + name, status.getLen(), modified, name);
     }
 

@@ -280,7 +280,7 @@ class HdfsFaultTest {
             String prefix = store.location(9).substring(0, store.location(9).lastIndexOf('/') + 1);
             for (String evil : List.of(prefix + "../.tmp-0000000000000009-x", prefix + "sub/.tmp-0000000000000009-x",
                     "hdfs://elsewhere:8020/.tmp-0000000000000009-x", prefix + "0000000000000009.jobinfo")) {
-                assertThatThrownBy(() -> store.deleteIncomplete(new StoredBlob(9, evil, 0, java.time.Instant.now(),
+                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.of(9, evil, 0, java.time.Instant.now(),
                         true))).as(evil).isInstanceOf(IllegalArgumentException.class);
                 String token = evil.startsWith(prefix) ? evil.substring(prefix.length()) : evil;
                 assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.leftover(9, evil, 0,

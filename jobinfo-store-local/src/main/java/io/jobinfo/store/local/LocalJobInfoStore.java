@@ -295,7 +295,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                 long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
                 String location = p.toUri().toString();
                 Instant modified = attrs.lastModifiedTime().toInstant();
-                if (!visitor.test(blobId.isPresent() ? new StoredBlob(id, location, attrs.size(), modified, false)
+                if (!visitor.test(blobId.isPresent() ? StoredBlob.of(id, location, attrs.size(), modified, false)
                         : StoredBlob.leftover(id, location, attrs.size(), modified, p.getFileName().toString()))) {
                     return;
                 }

@@ -531,7 +531,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                     .maxKeys(listPageKeys)).contents()) {
                 String name = o.key().substring(prefix.length());
                 OptionalLong id = StoreNaming.parseBlobName(name);
-                if (id.isPresent() && !visitor.test(new StoredBlob(id.getAsLong(), locationBase + name, o.size(),
+                if (id.isPresent() && !visitor.test(StoredBlob.of(id.getAsLong(), locationBase + name, o.size(),
                         o.lastModified(), false))) {
                     return;
                 }

@@ -176,7 +176,7 @@ public final class SeaTunnelJobDataCodec extends AbstractJobInfoCodec<Data> {
                         + (vertices > 0 ? "the first logical vertex" : "the logical vertex count") + ", too few for"
                         + " the logical DAG, job config, plugin jar URLs and connector jar identifiers");
             }
-            return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, -1, vertices, order,
+            return SeaTunnelJobHeader.of(jobId, jobName, savePoint == 1, createTime, -1, vertices, order,
                     bytes.length);
         }
         int dagLength = r.embeddedData("logical DAG", JobDataSerializerHook.LOGICAL_DAG, "LogicalDag");
@@ -186,7 +186,7 @@ public final class SeaTunnelJobDataCodec extends AbstractJobInfoCodec<Data> {
             throw r.fail("truncated: " + (bytes.length - r.pos) + " bytes after the logical DAG, too few for the job"
                     + " config, plugin jar URLs and connector jar identifiers that follow it");
         }
-        return new SeaTunnelJobHeader(jobId, jobName, savePoint == 1, createTime, dagLength, -1, order,
+        return SeaTunnelJobHeader.of(jobId, jobName, savePoint == 1, createTime, dagLength, -1, order,
                 bytes.length);
     }
 

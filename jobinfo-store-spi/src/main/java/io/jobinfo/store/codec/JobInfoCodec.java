@@ -42,7 +42,7 @@ public interface JobInfoCodec<T> {
         byte[] payload = encode(value);
         byte[] buffer = new byte[headerRoom + payload.length];
         System.arraycopy(payload, 0, buffer, headerRoom, payload.length);
-        return new EncodedPayload(buffer, headerRoom, payload.length);
+        return EncodedPayload.of(buffer, headerRoom, payload.length);
     }
 
     /**

@@ -1,26 +1,25 @@
 package io.jobinfo.store.config;
 
-import io.jobinfo.store.values.ValueObject;
+import com.google.auto.value.AutoValue;
 import java.time.Duration;
 
 /**
  * Bounds of the read cache in front of the store.
  */
-public final class CacheConfig extends ValueObject {
+@AutoValue
+public abstract class CacheConfig {
     public static final long DEFAULT_MAX_BYTES = 64L << 20;
     public static final long DEFAULT_MAX_ENTRY_BYTES = 16L << 20;
     public static final Duration DEFAULT_EXPIRE_AFTER_ACCESS = Duration.ofMinutes(30);
     /** Default of {@link #maxStaleness()}: 5 seconds. */
     public static final Duration DEFAULT_MAX_STALENESS = Duration.ofSeconds(5);
 
-    private final long maxBytes;
-    private final long maxEntryBytes;
-    private final Duration expireAfterAccess;
-    private final Duration maxStaleness;
+    CacheConfig() {
+    }
 
     /** A cache whose {@link #maxStaleness()} is {@link #DEFAULT_MAX_STALENESS}. */
-    public CacheConfig(long maxBytes, long maxEntryBytes, Duration expireAfterAccess) {
-        this(maxBytes, maxEntryBytes, expireAfterAccess, DEFAULT_MAX_STALENESS);
+    public static CacheConfig of(long maxBytes, long maxEntryBytes, Duration expireAfterAccess) {
+        return of(maxBytes, maxEntryBytes, expireAfterAccess, DEFAULT_MAX_STALENESS);
     }
 
     /**
@@ -31,41 +30,27 @@ public final class CacheConfig extends ValueObject {
      *                      unchanged (default 5 s; zero: every read confirms); bounds how long a removed or replaced
      *                      job can be served when the map's invalidation event is lost
      * @throws IllegalArgumentException maxStaleness is negative
+     * @throws NullPointerException     expireAfterAccess or maxStaleness is null
      */
-    public CacheConfig(long maxBytes, long maxEntryBytes, Duration expireAfterAccess, Duration maxStaleness) {
-        this.maxBytes = maxBytes;
-        this.maxEntryBytes = maxEntryBytes;
-        this.expireAfterAccess = expireAfterAccess;
-        this.maxStaleness = java.util.Objects.requireNonNull(maxStaleness, "maxStaleness");
-        if (maxStaleness.isNegative()) {
+    public static CacheConfig of(long maxBytes, long maxEntryBytes, Duration expireAfterAccess,
+            Duration maxStaleness) {
+        if (maxStaleness != null && maxStaleness.isNegative()) {
             throw new IllegalArgumentException("cache max-staleness must not be negative: " + maxStaleness);
         }
+        return new AutoValue_CacheConfig(maxBytes, maxEntryBytes, expireAfterAccess, maxStaleness);
     }
 
-    public long maxBytes() {
-        return maxBytes;
-    }
+    public abstract long maxBytes();
 
-    public long maxEntryBytes() {
-        return maxEntryBytes;
-    }
+    public abstract long maxEntryBytes();
 
-    public Duration expireAfterAccess() {
-        return expireAfterAccess;
-    }
+    public abstract Duration expireAfterAccess();
 
-    /** See {@link #CacheConfig(long, long, Duration, Duration)}. */
-    public Duration maxStaleness() {
-        return maxStaleness;
-    }
+    /** See {@link #of(long, long, Duration, Duration)}. */
+    public abstract Duration maxStaleness();
 
     public static CacheConfig defaults() {
-        return new CacheConfig(DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_EXPIRE_AFTER_ACCESS);
+        return of(DEFAULT_MAX_BYTES, DEFAULT_MAX_ENTRY_BYTES, DEFAULT_EXPIRE_AFTER_ACCESS);
     }
 
-    @Override
-    protected Object[] components() {
-        return new Object[] {"maxBytes", maxBytes, "maxEntryBytes", maxEntryBytes, "expireAfterAccess",
-                expireAfterAccess, "maxStaleness", maxStaleness};
-    }
 }

@@ -1,7 +1,9 @@
 package io.jobinfo.store.config;
 
 import io.jobinfo.store.values.SetOnce;
-import io.jobinfo.store.values.ValueObject;
+import com.google.auto.value.AutoValue;
+import io.jobinfo.store.values.Nullable;
+import io.jobinfo.store.values.ValueLists;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
@@ -135,32 +137,25 @@ public final class JobInfoStorageConfig {
      * whatever was valid (defaults elsewhere), so that a backend can check its own keys too and all problems are
      * reported at once. Used by {@link io.jobinfo.store.spi.JobInfoStores#open(Map)}.
      */
-    public static final class Parsed extends ValueObject {
-        private final JobInfoStorageConfig config;
-        private final List<String> problems;
+    @AutoValue
+    public abstract static class Parsed {
+        Parsed() {
+        }
 
         /**
-         * @param config     the configuration; only meaningful for backend validation when problems is not empty
+         * @param config     the configuration; only meaningful for backend validation when problems is not empty;
+         *                   {@code null} when no section was found
          * @param problems   every problem the core found
          */
-        public Parsed(JobInfoStorageConfig config, List<String> problems) {
-            problems = Collections.unmodifiableList(new ArrayList<>(problems));
-            this.config = config;
-            this.problems = problems;
+        public static Parsed of(@Nullable JobInfoStorageConfig config, List<String> problems) {
+            return new AutoValue_JobInfoStorageConfig_Parsed(config, ValueLists.copyOf(problems));
         }
 
-        public JobInfoStorageConfig config() {
-            return config;
-        }
+        /** The configuration read, or {@code null} when no section was found ({@link #problems()} says so). */
+        @Nullable
+        public abstract JobInfoStorageConfig config();
 
-        public List<String> problems() {
-            return problems;
-        }
-
-        @Override
-        protected Object[] components() {
-            return new Object[] {"config", config, "problems", problems};
-        }
+        public abstract List<String> problems();
     }
 
     /** Reads a section, collecting problems instead of failing. See {@link Parsed}. */
@@ -170,7 +165,7 @@ public final class JobInfoStorageConfig {
             section = map;
         }
         if (!(section instanceof Map)) {
-            return new Parsed(null, Collections.singletonList(SECTION
+            return Parsed.of(null, Collections.singletonList(SECTION
                     + ": must be a mapping of type, namespace, cache"
                     + " and plugin-config"));
         }
@@ -400,8 +395,8 @@ public final class JobInfoStorageConfig {
                 expire = d.expireAfterAccess();
             }
             boolean usableType = type != null && TYPE.matcher(type).matches();
-            return new Parsed(new JobInfoStorageConfig(usableType ? type : "", namespace == null ? "" : namespace,
-                    storeId, new CacheConfig(maxBytes, Math.min(maxEntry, maxBytes), expire, staleness), pluginConfig),
+            return Parsed.of(new JobInfoStorageConfig(usableType ? type : "", namespace == null ? "" : namespace,
+                    storeId, CacheConfig.of(maxBytes, Math.min(maxEntry, maxBytes), expire, staleness), pluginConfig),
                     problems);
         }
     }

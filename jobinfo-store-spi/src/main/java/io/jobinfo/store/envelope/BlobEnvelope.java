@@ -190,10 +190,10 @@ public final class BlobEnvelope {
                 throw new EnvelopeFormatException("CRC32C mismatch: stored "
                         + Integer.toHexString(header.payloadCrc32c()) + ", computed " + Integer.toHexString(crc));
             }
-            return new VerifiedBlob(header, payload, location, ReadVerification.CRC32C);
+            return VerifiedBlob.of(header, payload, location, ReadVerification.CRC32C);
         }
         verifyChecksums(header, payload, 0, payload.length);
-        return new VerifiedBlob(header, payload, location);
+        return VerifiedBlob.of(header, payload, location);
     }
 
     /** Verifies an envelope held in memory and returns its payload. */

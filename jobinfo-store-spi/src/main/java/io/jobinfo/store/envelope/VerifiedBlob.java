@@ -1,20 +1,21 @@
 package io.jobinfo.store.envelope;
 
-import io.jobinfo.store.values.ValueObject;
+import com.google.auto.value.AutoValue;
+
 /**
  * A blob whose envelope was verified: the payload has exactly the header's length, the header names the expected
  * job, and the payload's checksums match the header to the {@link #verification()} level (both CRC32C and SHA-256 at
- * {@link ReadVerification#FULL}, CRC32C at {@link ReadVerification#CRC32C}).
+ * {@link ReadVerification#FULL}, CRC32C at {@link ReadVerification#CRC32C}). Equal when header, payload bytes,
+ * location and verification are; the string form names the payload's length, never its bytes.
  */
-public final class VerifiedBlob extends ValueObject {
-    private final EnvelopeHeader header;
-    private final byte[] payload;
-    private final String location;
-    private final ReadVerification verification;
+@AutoValue
+public abstract class VerifiedBlob {
+    VerifiedBlob() {
+    }
 
     /** A blob verified to {@link ReadVerification#FULL}. */
-    public VerifiedBlob(EnvelopeHeader header, byte[] payload, String location) {
-        this(header, payload, location, ReadVerification.FULL);
+    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, String location) {
+        return of(header, payload, location, ReadVerification.FULL);
     }
 
     /**
@@ -22,38 +23,31 @@ public final class VerifiedBlob extends ValueObject {
      * @param payload  the payload bytes (not the envelope); callers must not modify the array
      * @param location where it was read from
      * @param verification what was checked
+     * @throws NullPointerException if any argument is null
      */
-    public VerifiedBlob(EnvelopeHeader header, byte[] payload, String location, ReadVerification verification) {
-        this.header = header;
-        this.payload = payload;
-        this.location = location;
-        this.verification = java.util.Objects.requireNonNull(verification, "verification");
+    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, String location,
+            ReadVerification verification) {
+        return new AutoValue_VerifiedBlob(header, payload, location, verification);
     }
+
+    public abstract EnvelopeHeader header();
+
+    /** The payload bytes, not copied: callers must not modify them. */
+    @SuppressWarnings("mutable")
+    public abstract byte[] payload();
+
+    public abstract String location();
 
     /** What was checked before this blob was handed over. */
-    public ReadVerification verification() {
-        return verification;
-    }
-
-    public EnvelopeHeader header() {
-        return header;
-    }
-
-    public byte[] payload() {
-        return payload;
-    }
-
-    public String location() {
-        return location;
-    }
+    public abstract ReadVerification verification();
 
     /** Bytes this blob occupies in memory, for cache weighing. */
     public long weight() {
-        return (long) payload.length + EnvelopeHeader.LENGTH + 64;
+        return (long) payload().length + EnvelopeHeader.LENGTH + 64;
     }
 
     @Override
-    protected Object[] components() {
-        return new Object[] {"header", header, "payload", payload, "location", location};
+    public String toString() {
+        return "VerifiedBlob[" + location() + ", " + payload().length + " payload bytes, " + verification() + "]";
     }
 }

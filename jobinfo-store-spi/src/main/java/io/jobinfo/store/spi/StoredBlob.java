@@ -1,18 +1,16 @@
 package io.jobinfo.store.spi;
 
-import io.jobinfo.store.values.ValueObject;
+import com.google.auto.value.AutoValue;
+import io.jobinfo.store.values.Nullable;
 import java.time.Instant;
 
 /**
  * One entry of a {@link JobInfoStore#list()} listing.
  */
-public final class StoredBlob extends ValueObject {
-    private final long jobId;
-    private final String location;
-    private final long sizeBytes;
-    private final Instant lastModified;
-    private final boolean incomplete;
-    private final String leftoverToken;
+@AutoValue
+public abstract class StoredBlob {
+    StoredBlob() {
+    }
 
     /**
      * @param jobId        the job id the object belongs to
@@ -22,19 +20,11 @@ public final class StoredBlob extends ValueObject {
      * @param incomplete   {@code true} for the leftover of an interrupted write (a temporary file or upload), which no
      * reader can see and which only garbage collection removes, through
      * {@link JobInfoStore#deleteIncomplete(StoredBlob)}
+     * @throws NullPointerException if {@code location} or {@code lastModified} is null
      */
-    public StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete) {
-        this(jobId, location, sizeBytes, lastModified, incomplete, null);
-    }
-
-    private StoredBlob(long jobId, String location, long sizeBytes, Instant lastModified, boolean incomplete,
-            String leftoverToken) {
-        this.jobId = jobId;
-        this.location = location;
-        this.sizeBytes = sizeBytes;
-        this.lastModified = lastModified;
-        this.incomplete = incomplete;
-        this.leftoverToken = leftoverToken;
+    public static StoredBlob of(long jobId, String location, long sizeBytes, Instant lastModified,
+            boolean incomplete) {
+        return new AutoValue_StoredBlob(jobId, location, sizeBytes, lastModified, incomplete, null);
     }
 
     /**
@@ -42,6 +32,7 @@ public final class StoredBlob extends ValueObject {
      *
      * @param leftoverToken what the backend that listed it needs to remove it (a temporary file's name, an S3 upload
      *                      id), opaque to everyone else; the backend checks it again when it is handed back
+     * @throws IllegalArgumentException if {@code leftoverToken} is null or empty
      */
     public static StoredBlob leftover(long jobId, String location, long sizeBytes, Instant lastModified,
             String leftoverToken) {
@@ -49,40 +40,23 @@ public final class StoredBlob extends ValueObject {
             throw new IllegalArgumentException("the leftover of job " + jobId + " at " + location + " needs the"
                     + " backend's token to be removed, got none");
         }
-        return new StoredBlob(jobId, location, sizeBytes, lastModified, true, leftoverToken);
+        return new AutoValue_StoredBlob(jobId, location, sizeBytes, lastModified, true, leftoverToken);
     }
 
-    public long jobId() {
-        return jobId;
-    }
+    public abstract long jobId();
 
-    public String location() {
-        return location;
-    }
+    public abstract String location();
 
-    public long sizeBytes() {
-        return sizeBytes;
-    }
+    public abstract long sizeBytes();
 
-    public Instant lastModified() {
-        return lastModified;
-    }
+    public abstract Instant lastModified();
 
-    public boolean incomplete() {
-        return incomplete;
-    }
+    public abstract boolean incomplete();
 
     /**
      * For a leftover a backend listed ({@link #leftover}), what that backend needs to remove it; {@code null} for a
      * complete blob and for an entry no backend listed. Never parsed out of {@link #location()}, which is for people.
      */
-    public String leftoverToken() {
-        return leftoverToken;
-    }
-
-    @Override
-    protected Object[] components() {
-        return new Object[] {"jobId", jobId, "location", location, "sizeBytes", sizeBytes, "lastModified", lastModified,
-                "incomplete", incomplete, "leftoverToken", leftoverToken};
-    }
+    @Nullable
+    public abstract String leftoverToken();
 }

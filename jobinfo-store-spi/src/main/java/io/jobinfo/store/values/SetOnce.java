@@ -68,8 +68,12 @@ public final class SetOnce {
         } else if (value instanceof Collection && ((Collection<?>) value).stream().allMatch(SetOnce::plain)) {
             text = value.toString();
         } else {
-            String type = value.getClass().getSimpleName();
-            return "a " + (type.isEmpty() ? value.getClass().getName() : type);
+            Class<?> named = value.getClass();
+            if (named.getSimpleName().startsWith("AutoValue_")) {
+                named = named.getSuperclass(); // the value class a user knows, not the generated one
+            }
+            String type = named.getSimpleName();
+            return "a " + (type.isEmpty() ? named.getName() : type);
         }
         return text.length() <= SHOWN_CHARS ? text : text.substring(0, SHOWN_CHARS) + "...";
     }

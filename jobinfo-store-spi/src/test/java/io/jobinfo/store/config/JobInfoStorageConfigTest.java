@@ -27,7 +27,7 @@ class JobInfoStorageConfigTest {
         assertThat(c.type()).isEqualTo("s3");
         assertThat(c.namespace()).isEqualTo("/seatunnel/jobinfo");
         assertThat(c.storeId()).isEqualTo("prod-a");
-        assertThat(c.cache()).isEqualTo(new CacheConfig(64L << 20, 8L << 20, Duration.ofMinutes(10)));
+        assertThat(c.cache()).isEqualTo(CacheConfig.of(64L << 20, 8L << 20, Duration.ofMinutes(10)));
         assertThat(c.pluginConfig()).containsEntry("s3.bucket", "jobinfo")
                 .containsEntry("s3.path-style-access", "true");
     }

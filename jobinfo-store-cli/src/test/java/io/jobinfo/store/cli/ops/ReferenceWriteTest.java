@@ -88,7 +88,7 @@ class ReferenceWriteTest {
         byte[] payload = job.getBytes(StandardCharsets.UTF_8);
         byte[] buffer = new byte[EnvelopeHeader.LENGTH + payload.length];
         System.arraycopy(payload, 0, buffer, EnvelopeHeader.LENGTH, payload.length);
-        return BlobEnvelope.seal(ID, 7, 1234L, new EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
+        return BlobEnvelope.seal(ID, 7, 1234L, EncodedPayload.of(buffer, EnvelopeHeader.LENGTH, payload.length));
     }
 
     /** The entry as a writer of {@link #JOB} sees it. */

@@ -111,7 +111,7 @@ public final class KryoJobInfoCodec<T> extends AbstractJobInfoCodec<T> {
             Output out = new Output(bufferSize(value, headerRoom), -1);
             out.setPosition(headerRoom);
             kryo.writeObject(out, value);
-            return new EncodedPayload(out.getBuffer(), headerRoom, out.position() - headerRoom);
+            return EncodedPayload.of(out.getBuffer(), headerRoom, out.position() - headerRoom);
         } catch (KryoException e) {
             throw new IllegalArgumentException(NAME + ": cannot encode the job description: " + e.getMessage(), e);
         } finally {

@@ -242,7 +242,7 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
             System.arraycopy(bytes, 0, buffer, EnvelopeHeader.LENGTH, bytes.length);
             // the entry's expiry is the instance's timestamp: a later history under a reused id is another pointer
             SealedEnvelope blob = BlobEnvelope.seal(jobId, CODEC_ID, expiresAt,
-                    new EncodedPayload(buffer, EnvelopeHeader.LENGTH, bytes.length));
+                    EncodedPayload.of(buffer, EnvelopeHeader.LENGTH, bytes.length));
             ReferenceWrite.Result r = writer.write(jobId, blob, new ReferenceWrite.Entry() {
                 @Override
                 public boolean replace(JobInfoPointer pointer) {

@@ -70,7 +70,7 @@ class JobInfoResolverOutageTest {
     }
 
     private JobInfoResolver resolver(long readTimeoutMillis, long operationThreadWaitMillis) {
-        CacheConfig cache = new CacheConfig(16L << 20, 16L << 20, Duration.ofMinutes(10));
+        CacheConfig cache = CacheConfig.of(16L << 20, 16L << 20, Duration.ofMinutes(10));
         resolver = new JobInfoResolver(store, cache, readTimeoutMillis, operationThreadWaitMillis, new DropInMetrics());
         return resolver;
     }

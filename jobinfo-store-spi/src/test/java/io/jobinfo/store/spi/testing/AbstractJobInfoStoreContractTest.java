@@ -331,7 +331,7 @@ public abstract class AbstractJobInfoStoreContractTest {
 
     private static io.jobinfo.store.envelope.SealedEnvelope seal(long jobId, byte[] payload, byte[] buffer) {
         return BlobEnvelope.seal(jobId, 1, 1_700_000_000_000L,
-                new io.jobinfo.store.codec.EncodedPayload(buffer, EnvelopeHeader.LENGTH, payload.length));
+                io.jobinfo.store.codec.EncodedPayload.of(buffer, EnvelopeHeader.LENGTH, payload.length));
     }
 
     // ---------------------------------------------------------------- damage is detected
@@ -443,7 +443,7 @@ public abstract class AbstractJobInfoStoreContractTest {
                 StoredBlob.leftover(71, "forged", 0, now, ".tmp-0000000000000048-x"),
                 StoredBlob.leftover(71, "forged", 0, now, "0000000000000047.jobinfo"),
                 StoredBlob.leftover(71, "forged", 0, now, "0000000000000048.jobinfo"),
-                new StoredBlob(71, store.location(71), 0, now, true)));
+                StoredBlob.of(71, store.location(71), 0, now, true)));
         for (StoredBlob f : forged) {
             try {
                 assertThat(store.deleteIncomplete(f)).as("%s", f).isFalse();
