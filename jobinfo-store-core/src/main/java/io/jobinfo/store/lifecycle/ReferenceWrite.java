@@ -1,6 +1,7 @@
 package io.jobinfo.store.lifecycle;
 
 import com.google.auto.value.AutoValue;
+import io.jobinfo.store.values.Nullable;
 import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.SealedEnvelope;
@@ -199,13 +200,13 @@ public final class ReferenceWrite {
         try {
             seams.beforeBlob(jobId);
             Created created = create(jobId, blob, pointer, entry);
-            if (created.failure != null) {
-                return created.failure;
+            if (created.failure() != null) {
+                return created.failure();
             }
-            boolean mine = created.mine;
+            boolean mine = created.mine();
             Result result = afterCreate(jobId, blob, pointer, entry, seams, mine);
-            return created.note.isEmpty() ? result : new Cleanup(result.detail(), result.leftForGc())
-                    .into(result.outcome(), pointer, mine, created.note);
+            return created.note().isEmpty() ? result : new Cleanup(result.detail(), result.leftForGc())
+                    .into(result.outcome(), pointer, mine, created.note());
         } finally {
             hold.release();
         }
@@ -236,23 +237,22 @@ public final class ReferenceWrite {
     }
 
     /** What the create step did: a failure that ends the write, or whether this write created the blob. */
-    private static final class Created {
-        final Result failure;
-        final boolean mine;
-        final String note;
+    @AutoValue
+    abstract static class Created {
+        /** The failure that ends the write, or {@code null} when the create step did not fail. */
+        @Nullable
+        abstract Result failure();
 
-        Created(Result failure, boolean mine, String note) {
-            this.failure = failure;
-            this.mine = mine;
-            this.note = note;
-        }
+        abstract boolean mine();
+
+        abstract String note();
 
         static Created failed(Outcome outcome, JobInfoPointer pointer, String detail) {
-            return new Created(Result.of(outcome, pointer, false, detail), false, "");
+            return new AutoValue_ReferenceWrite_Created(Result.of(outcome, pointer, false, detail), false, "");
         }
 
         static Created stored(CreateOutcome outcome, String note) {
-            return new Created(null, outcome == CreateOutcome.CREATED, note);
+            return new AutoValue_ReferenceWrite_Created(null, outcome == CreateOutcome.CREATED, note);
         }
     }
 

@@ -117,9 +117,9 @@ final class RegistryRestorer<T> {
                     ? prefetch.take(jobId, (JobInfoPointer) value) : null;
             JobCache.Loader<T> loader = early == null ? () -> resolver.resolve(jobId, value, key) : () -> {
                 prefetch.countUse();
-                meters.loadTook(early.loadNanos); // a load like any other, only done before the listing
+                meters.loadTook(early.loadNanos()); // a load like any other, only done before the listing
                 JobInfoPointer pointer = (JobInfoPointer) value;
-                return new CachedJob<>(key, pointer.initializationTimestamp(), early.job, pointer.payloadLength());
+                return new CachedJob<>(key, pointer.initializationTimestamp(), early.job(), pointer.payloadLength());
             };
             CachedJob<T> job = cache.load(jobId, key, JobResolver.payloadLength(value), tokens.token(jobId), readAt,
                     loader);

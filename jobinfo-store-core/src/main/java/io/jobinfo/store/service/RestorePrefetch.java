@@ -1,5 +1,6 @@
 package io.jobinfo.store.service;
 
+import com.google.auto.value.AutoValue;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 
@@ -56,17 +57,14 @@ final class RestorePrefetch<T> {
     private static final Logger LOG = LoggerFactory.getLogger(RestorePrefetch.class);
 
     /** A blob read, verified on its own and decoded; not yet matched with a pointer. */
-    static final class Fetched<T> {
-        final EnvelopeHeader header;
-        final T job;
-        /** How long the read, its verification and the decoding took. */
-        final long loadNanos;
+    @AutoValue
+    abstract static class Fetched<T> {
+        abstract EnvelopeHeader header();
 
-        Fetched(EnvelopeHeader header, T job, long loadNanos) {
-            this.header = header;
-            this.job = job;
-            this.loadNanos = loadNanos;
-        }
+        abstract T job();
+
+        /** How long the read, its verification and the decoding took. */
+        abstract long loadNanos();
     }
 
     private final JobInfoStore store;
@@ -141,7 +139,7 @@ final class RestorePrefetch<T> {
             VerifiedBlob read = store.read(blob.jobId(), verification);
             if (read.header().codecId() == codec.id()) {
                 T job = codec.decode(read.payload());
-                out = new Fetched<>(read.header(), job, System.nanoTime() - start);
+                out = new AutoValue_RestorePrefetch_Fetched<>(read.header(), job, System.nanoTime() - start);
             }
         } catch (JobInfoStoreException | CodecException | RuntimeException | OutOfMemoryError | StackOverflowError e) {
             // the restore loads the job again and reports what is wrong with it, under its job id
@@ -179,7 +177,7 @@ final class RestorePrefetch<T> {
             return null;
         }
         Fetched<T> got = f.join(); // completed by fetch's finally, never exceptionally
-        if (got == null || !pointer.matches(got.header)) {
+        if (got == null || !pointer.matches(got.header())) {
             return null;
         }
         return got;

@@ -21,16 +21,14 @@ import picocli.CommandLine.Option;
  * a credential), unlike SeaTunnel's own parser, which reads the file first on a member.
  */
 @Command(name = "check-config", header = "Checks a configuration file as a member with the drop-in would read it.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "Reads the file's jobinfo-storage section (core and backend keys) and, when the file is a"
                 + " seatunnel.yaml, its jobinfo-dropin section, and reports every problem at once by key, line and"
                 + " column, never quoting the file. Needs no cluster; with --open-store it also opens the store as a"
                 + " member's start-up does (on S3: its start-up probe) and closes it. Writes nothing but that probe.",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is valid (and with --open-store the store opened)",
             "2:invalid arguments or configuration: the file is invalid, every problem listed",
             "3:--open-store: the store could not be opened or reached",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            ExitCodes.HELP_INTERNAL})
 public final class CheckConfigCommand extends ReportCommand {
 
     @Option(names = "--storage-config", paramLabel = "FILE", required = true,

@@ -14,6 +14,12 @@ public final class ExitCodes {
     /** Internal error (a bug). */
     public static final int INTERNAL = 4;
 
+    /** The help lines of the codes whose meaning is the same for every command (picocli's {@code exitCodeList}). */
+    static final String HELP_USAGE = "2:invalid arguments or configuration";
+    static final String HELP_UNREACHABLE = "3:the cluster or the store could not be reached";
+    static final String HELP_INTERNAL = "4:internal error (a bug: please report it, with the trace printed)";
+    static final String HELP_STOPPED_UNCHANGED = "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; nothing was changed";
+
     private ExitCodes() {
     }
 }

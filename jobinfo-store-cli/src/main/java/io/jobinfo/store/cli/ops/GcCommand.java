@@ -22,7 +22,6 @@ import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
 @Command(name = "gc", header = "Lists, or deletes with --delete, blobs that no entry of the job map references.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "Lists blobs that no entry of the job map references and that are older than the grace "
                 + "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever "
                 + "the map holds any value under its job id; before each delete gc claims the job id in the map (a "
@@ -31,15 +30,14 @@ import picocli.CommandLine.Option;
                 + "deletes nothing: run rebuild-pointers, then acknowledge with --acknowledge-incidents. A map value "
                 + "that does not decode (a class or serializer this tool does not have) is listed by its job id and "
                 + "keeps its blob; nothing is deserialized from it and the run goes on.",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
             "1:some deletes failed (listed; the next run retries them), --delete was held by a recorded"
                 + " partition loss or merge and deleted nothing, or map values do not decode (listed by job id;"
                 + " their blobs are kept, everything else was listed or deleted)",
             "2:invalid arguments or configuration, a grace period below 10m, or --delete refused because the job"
                 + " map is missing or empty while the store holds blobs (see --force)",
-            "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)",
+            ExitCodes.HELP_UNREACHABLE,
+            ExitCodes.HELP_INTERNAL,
             "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM before its report; a deletion in progress stays claimed"
                 + " and the next run finishes it"})
 public final class GcCommand extends OpsCommand {
@@ -156,7 +154,7 @@ public final class GcCommand extends OpsCommand {
         }
         int exit = ExitCodes.OK;
         for (HistoryGc.Run r : reports.values()) {
-            if (r.report != null && (!r.report.failures().isEmpty() || r.report.held())) {
+            if (r.report() != null && (!r.report().failures().isEmpty() || r.report().held())) {
                 exit = ExitCodes.PROBLEMS;
             }
         }
@@ -164,14 +162,14 @@ public final class GcCommand extends OpsCommand {
             List<Map<String, Object>> maps = new ArrayList<>();
             for (Map.Entry<String, HistoryGc.Run> e : reports.entrySet()) {
                 HistoryGc.Run r = e.getValue();
-                if (r.report != null) {
-                    maps.add(toJson(r.report, e.getKey(), r.storeId, exit));
+                if (r.report() != null) {
+                    maps.add(toJson(r.report(), e.getKey(), r.storeId(), exit));
                 } else {
                     Map<String, Object> missing = new LinkedHashMap<>();
                     missing.put("map", e.getKey());
-                    missing.put("storeId", r.storeId);
+                    missing.put("storeId", r.storeId());
                     missing.put("mapMissing", true);
-                    missing.put("blobs", r.blobsOfMissingMap);
+                    missing.put("blobs", r.blobsOfMissingMap());
                     maps.add(missing);
                 }
             }
@@ -184,12 +182,12 @@ public final class GcCommand extends OpsCommand {
             printJson(m);
         } else {
             reports.forEach((name, r) -> {
-                if (r.report != null) {
-                    print(out(), r.report, name, r.storeId);
+                if (r.report() != null) {
+                    print(out(), r.report(), name, r.storeId());
                 } else {
                     out().printf("GC of store %s against map %s: the map does not exist on this cluster; its %d"
                             + " blob(s) are not looked at (a wrong --cluster-name looks the same); --delete --force"
-                            + " deletes them past the grace period%n", r.storeId, name, r.blobsOfMissingMap);
+                            + " deletes them past the grace period%n", r.storeId(), name, r.blobsOfMissingMap());
                 }
             });
             out().flush();

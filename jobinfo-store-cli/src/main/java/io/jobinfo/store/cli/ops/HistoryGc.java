@@ -1,5 +1,7 @@
 package io.jobinfo.store.cli.ops;
 
+import com.google.auto.value.AutoValue;
+import io.jobinfo.store.values.Nullable;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.lifecycle.IncidentLog;
@@ -38,16 +40,19 @@ final class HistoryGc {
      * One history map's run: its store's id and the report, or, for a map that does not exist on the cluster (not
      * looked at without {@code --force}), no report and the number of blobs its sub-namespace holds.
      */
-    static final class Run {
-        final String storeId;
-        final GcReport report;
-        final long blobsOfMissingMap;
-
-        Run(String storeId, GcReport report, long blobsOfMissingMap) {
-            this.storeId = storeId;
-            this.report = report;
-            this.blobsOfMissingMap = blobsOfMissingMap;
+    @AutoValue
+    abstract static class Run {
+        static Run of(String storeId, @Nullable GcReport report, long blobsOfMissingMap) {
+            return new AutoValue_HistoryGc_Run(storeId, report, blobsOfMissingMap);
         }
+
+        abstract String storeId();
+
+        /** The map's report, or {@code null} for a map that does not exist on the cluster. */
+        @Nullable
+        abstract GcReport report();
+
+        abstract long blobsOfMissingMap();
     }
 
     /**
@@ -82,11 +87,11 @@ final class HistoryGc {
             for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
                 String name = e.getKey();
                 if (missing.containsKey(name)) {
-                    reports.put(name, new Run(e.getValue().storeId(), null, missing.get(name)));
+                    reports.put(name, Run.of(e.getValue().storeId(), null, missing.get(name)));
                     continue;
                 }
                 IMap<Long, Object> map = session.client().getMap(name);
-                reports.put(name, new Run(e.getValue().storeId(), new GarbageCollector(map, e.getValue(), grace)
+                reports.put(name, Run.of(e.getValue().storeId(), new GarbageCollector(map, e.getValue(), grace)
                         .presenceOnly()
                         .claims(new LockClaims(session.client(), HistoryMaps.claimsMap(name), name,
                                 map::containsKey, CLAIM_WAIT_MILLIS))

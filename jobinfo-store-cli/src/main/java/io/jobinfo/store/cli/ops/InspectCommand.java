@@ -35,18 +35,16 @@ import picocli.CommandLine.Parameters;
 
 /** {@code inspect JOB_ID}: the map value, the envelope header, a verified read and a summary of the job. */
 @Command(name = "inspect", header = "Shows one job: its map value, its blob and whether the blob verifies.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "Shows one job: its map value (pointer or inline), the envelope header of its blob, whether "
                 + "the blob verifies against its checksums and its pointer, and a summary of the decoded job. Changes "
                 + "nothing.",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the job is registered and reads back intact",
             "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry; a map"
                 + " value that does not decode, which is not deserialized)",
             "2:invalid arguments or configuration, or no such job in the map nor the store",
-            "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)",
-            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; nothing was changed"})
+            ExitCodes.HELP_UNREACHABLE,
+            ExitCodes.HELP_INTERNAL,
+            ExitCodes.HELP_STOPPED_UNCHANGED})
 public final class InspectCommand extends OpsCommand {
 
     @Mixin

@@ -17,19 +17,17 @@ import picocli.CommandLine.Option;
 
 /** {@code migrate}: inline values of the job map to pointers (or back, with {@code --rollback}). */
 @Command(name = "migrate", header = "Moves the inline jobs of the job map to the store, or back with --rollback.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "Moves every inline job of the job map to the store and leaves a pointer in its place "
                 + "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator, "
                 + "idempotent and resumable: run it again after any interruption until it reports nothing failed. "
                 + "--rollback turns pointers back into inline values. Do not run migrate and rollback at once. "
                 + "With --value-format seatunnel, migrate refuses while a member lacks the drop-in, and --rollback "
                 + "while a member runs it in active mode (exit 2, nothing changed).",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
             "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
             "2:invalid arguments or configuration; nothing was changed",
             "3:the cluster or the store could not be reached; nothing was changed",
-            "4:internal error (a bug: please report it, with the trace printed)"})
+            ExitCodes.HELP_INTERNAL})
 public final class MigrateCommand extends OpsCommand {
 
     @Mixin

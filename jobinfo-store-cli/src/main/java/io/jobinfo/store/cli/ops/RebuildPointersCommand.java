@@ -25,7 +25,6 @@ import picocli.CommandLine.Option;
  * missing ({@link PointerRebuilder}); a dry run unless {@code --apply}.
  */
 @Command(name = "rebuild-pointers", header = "Puts back pointers lost with a partition, from their blobs.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "After a partition of the job map was lost or a split brain healed (both recorded by the"
                 + " members in the map <map>.incidents), lists the blobs whose job id has no entry in the map, in"
                 + " the lost partitions (every partition after a merge, or with --all-partitions) and last modified"
@@ -34,13 +33,12 @@ import picocli.CommandLine.Option;
                 + " initialization timestamp). A dry run unless --apply. Afterwards acknowledge with gc"
                 + " --acknowledge-incidents. Refuses SeaTunnel's engine_runningJobInfo (SeaTunnel's JobInfo values,"
                 + " or members with the drop-in): resubmit its lost jobs instead (docs/seatunnel.md).",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:listed (dry run) or rebuilt every candidate",
             "1:some candidates failed or were skipped (listed: unreadable, corrupt, or no timestamp)",
             "2:invalid arguments or configuration, no loss or merge on record and no --all-partitions, or the map"
                 + " is SeaTunnel's (nothing changed)",
-            "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)",
+            ExitCodes.HELP_UNREACHABLE,
+            ExitCodes.HELP_INTERNAL,
             "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; each pointer was put whole or not at all: rerun"})
 public final class RebuildPointersCommand extends OpsCommand {
 

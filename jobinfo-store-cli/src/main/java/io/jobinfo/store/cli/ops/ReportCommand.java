@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.BiConsumer;
 import picocli.CommandLine;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** What every command of this package shares: {@code --json}, error reporting and exit codes. */
+@Command(mixinStandardHelpOptions = true, sortOptions = false, exitCodeListHeading = "%nExit codes:%n")
 abstract class ReportCommand implements Callable<Integer> {
 
     static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.INDENT_OUTPUT);

@@ -17,19 +17,17 @@ import picocli.CommandLine.Option;
 
 /** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
 @Command(name = "verify", header = "Checks every pointer of the job map against its blob and changes nothing.",
-        mixinStandardHelpOptions = true, sortOptions = false,
         description = "Checks that every pointer of the job map resolves to a blob whose length and checksums match "
                 + "and whose payload decodes with the codec it was written with (a payload that passes its checksums "
                 + "but does not decode is a broken job), and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of "
                 + "interrupted writes. Changes nothing.",
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
             "1:something is wrong (listed): a broken pointer or undecodable payload, a map value that does not"
                 + " decode (not deserialized), an inline value, an orphan or a leftover",
-            "2:invalid arguments or configuration",
-            "3:the cluster or the store could not be reached",
-            "4:internal error (a bug: please report it, with the trace printed)",
-            "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; nothing was changed"})
+            ExitCodes.HELP_USAGE,
+            ExitCodes.HELP_UNREACHABLE,
+            ExitCodes.HELP_INTERNAL,
+            ExitCodes.HELP_STOPPED_UNCHANGED})
 public final class VerifyCommand extends OpsCommand {
 
     @Mixin
