@@ -139,12 +139,12 @@ final class DropInCollector extends Collector implements Collector.Describable {
         GaugeMetricFamily info = new GaugeMetricFamily(INFO, "The jobinfo-store drop-in on this member: its mode and"
                 + " store (always 1)", labels("mode", "backend", "store"));
         for (DropInTelemetry.Member m : members) {
-            info.addMetric(values(m, m.mode, m.backend, m.storeId), 1);
+            info.addMetric(values(m, m.mode(), m.backend(), m.storeId()), 1);
         }
         families.add(info);
         List<Map<String, Long>> snapshots = new ArrayList<>();
         for (DropInTelemetry.Member m : members) {
-            snapshots.add(m.metrics.snapshot());
+            snapshots.add(m.metrics().snapshot());
         }
         perMember(families, COUNTERS, members, snapshots,
                 (name, help) -> new CounterMetricFamily(name, help, MEMBER_LABELS), CounterMetricFamily::addMetric);
@@ -160,13 +160,13 @@ final class DropInCollector extends Collector implements Collector.Describable {
                 + " (read: verified payload) by backend, store and operation: count and total",
                 labels("backend", "store", "operation"));
         for (DropInTelemetry.Member m : members) {
-            for (Timer t : m.meters.find(MeteredJobInfoStore.OPERATIONS).timers()) {
+            for (Timer t : m.meters().find(MeteredJobInfoStore.OPERATIONS).timers()) {
                 List<String> v = values(m, tag(t.getId().getTag("backend")), tag(t.getId().getTag("store")),
                         tag(t.getId().getTag("operation")), tag(t.getId().getTag("outcome")));
                 operations.addMetric(v, t.count(), t.totalTime(TimeUnit.SECONDS));
                 operationsMax.addMetric(v, t.max(TimeUnit.SECONDS));
             }
-            for (DistributionSummary s : m.meters.find(MeteredJobInfoStore.BYTES).summaries()) {
+            for (DistributionSummary s : m.meters().find(MeteredJobInfoStore.BYTES).summaries()) {
                 bytes.addMetric(values(m, tag(s.getId().getTag("backend")), tag(s.getId().getTag("store")),
                         tag(s.getId().getTag("operation"))), s.count(), s.totalAmount());
             }
@@ -189,8 +189,8 @@ final class DropInCollector extends Collector implements Collector.Describable {
 
     private static List<String> values(DropInTelemetry.Member m, String... more) {
         List<String> values = new ArrayList<>();
-        values.add(m.cluster);
-        values.add(m.address);
+        values.add(m.cluster());
+        values.add(m.address());
         values.addAll(Arrays.asList(more));
         return values;
     }

@@ -197,7 +197,7 @@ public final class DropInService implements ManagedService {
         if (notRegistered != null) {
             logger.warning(notRegistered + "; the counters stay readable through DropInService.metrics()");
         }
-        DropInTelemetry.Member member = new DropInTelemetry.Member(engine.getConfig().getClusterName(),
+        DropInTelemetry.Member member = DropInTelemetry.Member.of(engine.getConfig().getClusterName(),
                 telemetryAddress(engine), settings.mode().name().toLowerCase(java.util.Locale.ROOT), store.type(),
                 store.storeId(), metrics, meters);
         String notInTelemetry = DropInTelemetry.register(settings.telemetryMetrics(), member);

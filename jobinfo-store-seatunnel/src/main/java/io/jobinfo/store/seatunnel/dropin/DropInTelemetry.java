@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import com.google.auto.value.AutoValue;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
@@ -23,25 +24,26 @@ final class DropInTelemetry {
     private DropInTelemetry() {}
 
     /** What one member exports: its labels and where its values are read at each scrape. */
-    static final class Member {
-        final String cluster;
-        final String address;
-        final String mode;
-        final String backend;
-        final String storeId;
-        final DropInMetrics metrics;
-        final MeterRegistry meters;
-
-        Member(String cluster, String address, String mode, String backend, String storeId, DropInMetrics metrics,
-               MeterRegistry meters) {
-            this.cluster = cluster;
-            this.address = address;
-            this.mode = mode;
-            this.backend = backend;
-            this.storeId = storeId;
-            this.metrics = metrics;
-            this.meters = meters;
+    @AutoValue
+    abstract static class Member {
+        static Member of(String cluster, String address, String mode, String backend, String storeId,
+                DropInMetrics metrics, MeterRegistry meters) {
+            return new AutoValue_DropInTelemetry_Member(cluster, address, mode, backend, storeId, metrics, meters);
         }
+
+        abstract String cluster();
+
+        abstract String address();
+
+        abstract String mode();
+
+        abstract String backend();
+
+        abstract String storeId();
+
+        abstract DropInMetrics metrics();
+
+        abstract MeterRegistry meters();
     }
 
     /** Whether {@code loader} sees SeaTunnel's Prometheus client; never loads more than the one class. */

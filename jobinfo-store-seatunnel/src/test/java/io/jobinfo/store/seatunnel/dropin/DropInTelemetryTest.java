@@ -29,7 +29,7 @@ class DropInTelemetryTest {
     static final String[] LABELS = {"cluster", "address"};
 
     static DropInTelemetry.Member member(String address, DropInMetrics metrics, MeterRegistry meters) {
-        return new DropInTelemetry.Member("c1", address, "active", "local", "0155aa8a", metrics, meters);
+        return DropInTelemetry.Member.of("c1", address, "active", "local", "0155aa8a", metrics, meters);
     }
 
     static Double sample(String name, String... labelValues) {
