@@ -108,7 +108,7 @@ class S3ConfigurationTest {
         List<String> messages = new ArrayList<>();
         withLogsCaptured(events, () -> {
             try {
-                JobInfoStores.open(S3TestConfigs.builder(s3, bucket, "/creds")
+                JobInfoStores.open(S3TestConfigs.withoutSecret(s3, s3.endpoint(), bucket, "/creds")
                         .option("s3.secret-key", wrongSecret).build()).close();
                 throw new AssertionError("a wrong secret key was accepted");
             } catch (JobInfoStoreException e) {

@@ -309,9 +309,21 @@ public final class JobInfoStorageConfig {
             return this;
         }
 
-        /** A backend option ({@code plugin-config}); a later option of the same key replaces the earlier one. */
+        /**
+         * A backend option ({@code plugin-config}), each key once.
+         *
+         * @throws IllegalStateException the key is already set: the message names the key, never a value (an option
+         *                               may be a credential)
+         */
         public Builder option(String key, String value) {
-            pluginConfig.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(value, "value");
+            if (pluginConfig.containsKey(key)) {
+                throw new IllegalStateException("JobInfoStorageConfig.Builder: option '" + key + "' is already set;"
+                        + " each backend option can be set once (set it in one place; its values are not shown, an"
+                        + " option may be a credential)");
+            }
+            pluginConfig.put(key, value);
             return this;
         }
 

@@ -35,9 +35,16 @@ class JobInfoStorageConfigBuilderSetOnceTest {
     }
 
     @Test
-    void aLaterOptionOfTheSameKeyReplacesTheEarlierOne() {
-        JobInfoStorageConfig config = JobInfoStorageConfig.builder("local").namespace("/a")
-                .option("k", "1").option("k", "2").build();
-        assertThat(config.pluginConfig()).containsEntry("k", "2");
+    void eachBackendOptionIsSetOnceAndTheMessageNamesTheKeyNeverAValue() {
+        JobInfoStorageConfig.Builder b = JobInfoStorageConfig.builder("s3").namespace("a")
+                .option("s3.bucket", "b").option("s3.secret-key", "first-secret-value");
+        assertThatThrownBy(() -> b.option("s3.secret-key", "second-secret-value"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("option 's3.secret-key' is already set")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret-value"));
+        assertThatThrownBy(() -> b.options(java.util.Collections.singletonMap("s3.bucket", "other")))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("'s3.bucket'");
+        assertThat(b.build().pluginConfig()).containsEntry("s3.secret-key", "first-secret-value")
+                .containsEntry("s3.bucket", "b");
     }
 }
