@@ -6,8 +6,9 @@ import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
+import io.jobinfo.store.spi.OptionDescriptions;
 import io.jobinfo.store.spi.StoreNaming;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -70,54 +71,11 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
 
     @Override
     public Map<String, String> describeOptions() {
-        Map<String, String> o = new LinkedHashMap<>();
-        o.put(S3StoreSettings.BUCKET, "required: name of an existing bucket; the namespace is the key prefix in it");
-        o.put(S3StoreSettings.REGION, "the bucket's region, e.g. eu-west-1; default: us-east-1 when s3.endpoint is"
-                + " set, else the AWS default region chain (AWS_REGION, profile, instance metadata)");
-        o.put(S3StoreSettings.ENDPOINT, "URL of an S3-compatible server, e.g. http://127.0.0.1:9000 (scheme, host,"
-                + " port only); default: AWS S3 of the region");
-        o.put(S3StoreSettings.PATH_STYLE, "true: path-style requests (http://host/bucket/key), needed by MinIO and"
-                + " most S3-compatible servers; default: true when s3.endpoint is set, else false");
-        o.put(S3StoreSettings.ACCESS_KEY, "access key id; set together with s3.secret-key; default: the AWS default"
-                + " credential chain (environment, system properties, profile, web identity, container or"
-                + " instance role)");
-        o.put(S3StoreSettings.SECRET_KEY, "secret access key; set together with s3.access-key; never logged");
-        o.put(S3StoreSettings.SESSION_TOKEN, "optional session token for temporary credentials given in"
-                + " s3.access-key/s3.secret-key; never logged");
-        o.put(S3StoreSettings.RETRY_MAX_ATTEMPTS, "attempts per request, first one included (SDK standard retry"
-                + " strategy: throttling, 5xx and transport errors are retried); 1 to 100, default "
-                + S3StoreSettings.DEFAULT_MAX_ATTEMPTS);
-        o.put(S3StoreSettings.RETRY_BASE_DELAY, "base delay of the exponential backoff with full jitter between"
-                + " attempts (throttling answers wait twice as long); default 100ms; 500ms, 2s or PT0.5S");
-        o.put(S3StoreSettings.RETRY_MAX_DELAY, "upper bound of one backoff delay; default 10s");
-        o.put(S3StoreSettings.CONNECTION_TIMEOUT, "TCP connect timeout per attempt; default 5s");
-        o.put(S3StoreSettings.SOCKET_TIMEOUT, "longest silence while reading an answer, per attempt; default 30s");
-        o.put(S3StoreSettings.CALL_TIMEOUT, "bound on one S3 request including all its retries (one part of a"
-                + " multipart upload is one request); default 2m");
-        o.put(S3StoreSettings.SSE, "server-side encryption of new blobs: none (default; the bucket default applies),"
-                + " s3 (SSE-S3, AES256) or kms (SSE-KMS)");
-        o.put(S3StoreSettings.SSE_KMS_KEY_ID, "with s3.sse=kms: the KMS key id or ARN; default: the AWS managed key"
-                + " aws/s3");
-        o.put(S3StoreSettings.MULTIPART_THRESHOLD, "blobs of this size or more are written by multipart upload"
-                + " (completed with If-None-Match: *, aborted on failure); not used on a server that ignores"
-                + " If-None-Match on CompleteMultipartUpload (every blob is one conditional PutObject there, up to"
-                + " 5GiB); 5MiB to 5GiB, default 16MiB");
-        o.put(S3StoreSettings.MULTIPART_PART_SIZE, "part size of multipart uploads (one part is buffered in memory"
-                + " per upload; raised automatically to stay within 10000 parts); 5MiB to 5GiB, default 8MiB");
-        o.put(S3StoreSettings.ALLOW_UNCONDITIONAL_WRITES, "false (default): refuse to start if the server ignores"
-                + " If-None-Match: * on PutObject; true: start anyway with HEAD-then-PUT creates, where racing"
-                + " creators of one job id can overwrite each other (logged at WARN)");
-        o.put(S3StoreSettings.PROBE_RACE_ROUNDS, "rounds of the start-up race of "
-                + ConditionalWriteRaceProbe.WRITERS + " conditional writers of one probe key (PutObject, and"
-                + " CompleteMultipartUpload where it honours If-None-Match sequentially), after the sequential"
-                + " checks: more than one winner fails the check; more rounds catch a narrower race window; 1 to"
-                + " 100, default " + S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
-        o.put(S3StoreSettings.REQUEST_CHECKSUM, "how writes carry their body: auto (default: the start-up probe"
-                + " tries crc32c, then when-required, then unchunked, and logs its choice), crc32c (the AWS SDK's"
-                + " CRC32C trailer in an aws-chunked body; AWS S3, MinIO), when-required (no SDK checksum; Ceph RGW"
-                + " 16 and other servers that refuse trailing checksums), unchunked (no SDK checksum, no aws-chunked"
-                + " body). The blob envelope's own CRC32C and SHA-256 guard every byte in every mode");
-        return o;
+        Map<String, Object> defaults = new HashMap<>();
+        defaults.put("DEFAULT_MAX_ATTEMPTS", S3StoreSettings.DEFAULT_MAX_ATTEMPTS);
+        defaults.put("DEFAULT_PROBE_RACE_ROUNDS", S3StoreSettings.DEFAULT_PROBE_RACE_ROUNDS);
+        defaults.put("WRITERS", ConditionalWriteRaceProbe.WRITERS);
+        return OptionDescriptions.load(S3JobInfoStoreFactory.class, "options.txt", defaults);
     }
 
     @Override
