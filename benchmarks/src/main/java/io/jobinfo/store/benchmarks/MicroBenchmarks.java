@@ -1,6 +1,7 @@
 package io.jobinfo.store.benchmarks;
 
 import io.jobinfo.store.benchmarks.jmh.CacheHitBenchmark;
+import io.jobinfo.store.service.CacheLookup;
 import io.jobinfo.store.benchmarks.jmh.CaffeineConfigBenchmark;
 import io.jobinfo.store.benchmarks.jmh.EnvelopeBenchmark;
 import java.util.Collection;
@@ -57,6 +58,9 @@ final class MicroBenchmarks {
             String config = rr.getParams().getParam("config");
             if (config != null) {
                 name = "caffeine[" + config + "]";
+            }
+            if (CacheLookup.CAFFEINE.name().equals(rr.getParams().getParam("lookup"))) {
+                name += "[caffeineLookup]"; // the registry with Caffeine's own lookup; the default's keep their names
             }
             String unit = rr.getPrimaryResult().getScoreUnit();
             for (BenchmarkResult br : rr.getBenchmarkResults()) {

@@ -215,6 +215,11 @@ final class ReportWriter {
                     + " ConcurrentHashMap.get, 2 threads", x(chm2 / reg2) + " slower", "<= 3x",
                     verdict(chm2 / reg2 <= 3)});
             }
+            if (m.has("jmh.registryGet[caffeineLookup]")) {
+                double simple = m.median("jmh.registryGet[caffeineLookup]");
+                summary.add(new String[] {"4", "get on a cache hit, Caffeine's own lookup (1 thread)", mops(simple),
+                    mops(reg) + " the mirrored default", x(reg / simple) + " slower", "(reported)", ""});
+            }
             double enc = m.median("jmh.encodeAndChecksums");
             double sums = m.median("jmh.checksumsOnly");
             summary.add(new String[] {"5", "encode + checksums of one job", us(enc), us(sums) + " checksums alone",
@@ -327,6 +332,11 @@ final class ReportWriter {
         if (m.has("jmh.registryGetTwoThreads")) {
             jmhRow("registryGetTwoThreads", "registryGet on 2 threads at once (sum of both)");
             jmhRow("concurrentHashMapGetTwoThreads", "concurrentHashMapGet on 2 threads at once (sum of both)");
+        }
+        if (m.has("jmh.registryGet[caffeineLookup]")) {
+            jmhRow("registryGet[caffeineLookup]", "registryGet with `cacheLookup(CacheLookup.CAFFEINE)`: every hit"
+                    + " through Caffeine's getIfPresent, no mirror");
+            jmhRow("registryGetTwoThreads[caffeineLookup]", "the same on 2 threads at once (sum of both)");
         }
         jmhRow("caffeineGetIfPresent", "a bare Caffeine cache with the registry's bound, expireAfterAccess and stats"
                 + " but the system ticker, same keys");

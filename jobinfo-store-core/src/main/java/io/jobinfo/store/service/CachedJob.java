@@ -18,7 +18,7 @@ final class CachedJob<T> {
     private final Optional<T> present;
     private final int weight;
     private volatile long confirmedAt = Long.MIN_VALUE;
-    /** When Caffeine last saw an access of this entry (cache clock); see {@link JobCache#getIfPresent}. */
+    /** When Caffeine last saw an access of this entry (cache clock); see {@link MirroredCachedJobs#get}. */
     private volatile long touchedAt = Long.MIN_VALUE;
 
     CachedJob(ContentKey key, long initializationTimestamp, T job, long payloadLength) {

@@ -2,19 +2,14 @@ package io.jobinfo.store.service;
 
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.CacheWriter;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.stats.CacheStats;
-import com.github.benmanes.caffeine.cache.stats.ConcurrentStatsCounter;
-import com.github.benmanes.caffeine.cache.stats.StatsCounter;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
@@ -23,41 +18,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * and invalidation tokens that tell a load whether its job was invalidated while it ran (then its result is served
  * but not cached).
  *
- * <p><b>Hit path.</b> Caffeine decides what stays cached (the byte bound, expire-after-access) and counts hits and
- * misses; a hit need not pass through it. Every entry Caffeine holds is mirrored in a {@link HotMap} keyed by the
- * primitive job id (the <em>hot map</em>: lock-free reads that allocate nothing), which {@link #getIfPresent} reads
- * first. The mirror is kept by a {@link CacheWriter}, which Caffeine calls under the entry's own lock for every
- * write and every removal of that key (explicit invalidation, eviction by size, expiry, {@link #invalidateAll()},
- * replacement). So an entry Caffeine no longer holds has left the hot map in the same atomic step, and the hot map
- * never holds more than Caffeine does: the byte bound (at most {@code max-bytes} plus the one entry being inserted)
- * holds for both. A hit found in the hot map is served from there, counted in the cache's statistics (a
- * {@link HitCounter}: one cell per thread, no atomic read-modify-write per hit), and not shown to Caffeine, unless
- * Caffeine last saw an access of that entry {@link #touchInterval()} ago or longer (1 s, or half of
- * expire-after-access if that is shorter): then the read goes through Caffeine, which records the access for its
- * eviction policy and its expiry, and serves the entry only if Caffeine still does. Consequences, all by design:
- * <ul>
- *   <li>an entry unused for {@code expire-after-access} expires as before, and the hot map never serves an entry
- *       Caffeine has expired: it serves only entries Caffeine saw accessed less than one touch interval ago, and
- *       the touch interval is at most half of expire-after-access;</li>
- *   <li>the last access Caffeine knows of is at most one touch interval older than the real last access, so an entry
- *       in use can expire up to that much earlier than {@code expire-after-access} after its last use (1 s of the
- *       default 30 minutes);</li>
- *   <li>Caffeine's eviction policy sees at most one access per entry and touch interval, so its frequency estimate
- *       counts busy seconds rather than reads;</li>
- *   <li>hit and miss counts ({@link #stats()}) are exact: every lookup is counted once, by the hot map or by
- *       Caffeine.</li>
- * </ul>
+ * <p><b>Entries and hits.</b> What is held, under which bound and expiry, and how a lookup finds it is
+ * {@link CachedJobs}'s: Caffeine alone ({@link CacheLookup#CAFFEINE}) or Caffeine with a lock-free mirror in front
+ * ({@link CacheLookup#MIRRORED}, the default). This class adds what decides whether a held entry may be served.
  *
  * <p><b>Bounded staleness.</b> Each entry remembers the {@link ContentKey} of the map value it was loaded from and
  * when the map was last seen holding that value (a time taken <em>before</em> the map read). A hit is served
  * without asking the map only while that time is at most {@code max-staleness} old ({@link #isFresh}); after that the
  * caller reads the map value again (a small pointer) and {@link #revalidate}s: same content key, the entry is served
- * and confirmed; another key or no value, the entry is dropped (from Caffeine and so from the hot map). So a job
+ * and confirmed; another key or no value, the entry is dropped. So a job
  * removed or replaced in the map is served by this cache at most {@code max-staleness} plus
  * {@value CoarseTicker#RESOLUTION_MILLIS} ms (the resolution of the cache's clock) after the change, whether or not
  * the map's event ever arrives (lost events, a member joining or leaving, a healed split-brain). {@code max-staleness}
- * of zero confirms every read with the map. The hot map changes nothing here: it serves only entries Caffeine holds,
- * and freshness is checked on every hit, wherever it was found.
+ * of zero confirms every read with the map. Freshness is checked on every hit, whichever lookup found it.
  *
  * <p><b>Single flight</b> holds for every size: concurrent loads of one content key (job id and map value) share one
  * store read, also for jobs above {@code max-entry-bytes}, which are then served but not cached. Readers that saw
@@ -70,21 +43,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
 final class JobCache<T> {
 
     private static final int INVALIDATION_STRIPES = 1024;
-    /** The longest time a hit may be served without Caffeine seeing an access of its entry. */
-    static final long MAX_TOUCH_INTERVAL_NANOS = 1_000_000_000L;
 
     /** Loads one job on a miss. */
     interface Loader<T> {
         CachedJob<T> load() throws JobInfoStoreException;
     }
 
-    private final Cache<Long, CachedJob<T>> cache;
-    /** Every entry {@link #cache} holds, mirrored by {@link HotMapWriter}; read first by {@link #getIfPresent}. */
-    private final HotMap<T> hot = new HotMap<>();
-    /** Caffeine's statistics; {@link #stats()} adds the hot map's hits, counted in {@link #hotHits}. */
-    private final ConcurrentStatsCounter statsCounter = new ConcurrentStatsCounter();
-    private final HitCounter hotHits = new HitCounter();
-    private final long touchIntervalNanos;
+    private final CachedJobs<T> entries;
     private final CacheConfig config;
     /** Bumped by {@link #invalidateAll()}; with the stripes, tells a load whether its job was invalidated meanwhile. */
     private final AtomicLong generation = new AtomicLong();
@@ -92,48 +57,26 @@ final class JobCache<T> {
     /** Jobs this registry's own submit just added: their add event must not evict what the submit cached. */
     private final ConcurrentHashMap<Long, JobInfoPointer> ownAdds = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<ContentKey, CompletableFuture<CachedJob<T>>> inFlight = new ConcurrentHashMap<>();
-    private final Object insertLock = new Object();
     private final long maxStalenessNanos;
     private final Ticker ticker;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     /** With the shared {@link CoarseTicker}, released by {@link #close()}. */
-    JobCache(CacheConfig config) {
-        this(config, CoarseTicker.acquire());
+    JobCache(CacheConfig config, CacheLookup lookup) {
+        this(config, lookup, CoarseTicker.acquire());
     }
 
     /** With another clock than {@link CoarseTicker} (tests). */
-    @SuppressWarnings("deprecation") // CacheWriter: see HotMapWriter
-    JobCache(CacheConfig config, Ticker ticker) {
+    JobCache(CacheConfig config, CacheLookup lookup, Ticker ticker) {
         this.config = config;
         this.ticker = ticker;
         this.maxStalenessNanos = config.maxStaleness().toNanos();
-        this.touchIntervalNanos = Math.min(MAX_TOUCH_INTERVAL_NANOS, config.expireAfterAccess().toNanos() / 2);
-        this.cache = Caffeine.newBuilder()
-                .maximumWeight(config.maxBytes())
-                .weigher((Long k, CachedJob<T> v) -> v.weight())
-                .expireAfterAccess(config.expireAfterAccess())
-                .ticker(ticker) // a hit must not pay for a clock read (see CoarseTicker)
-                // Maintenance (read-buffer draining, expiry) runs on Caffeine's default executor, off the read path:
-                // with a same-thread executor every 16th hit drained the read buffer on the caller's thread, which
-                // made a hit ~20x slower than a ConcurrentHashMap.get. The bound does not depend on it: every insert
-                // below is followed by a synchronous cleanUp() under insertLock.
-                .recordStats(() -> new WithHotHits())
-                .writer(new HotMapWriter())
-                .build();
+        this.entries = CachedJobs.create(lookup, config, ticker);
     }
 
-    Cache<Long, CachedJob<T>> caffeine() {
-        return cache;
-    }
-
-    /** How long a hit may be served from the hot map after Caffeine last saw an access of its entry. */
-    long touchInterval() {
-        return touchIntervalNanos;
-    }
-
-    /** The entries of the hot map (tests: it must never hold what Caffeine does not). */
-    int hotSize() {
-        return hot.size();
+    /** The entries and their lookup (meters, tests). */
+    CachedJobs<T> entries() {
+        return entries;
     }
 
     /**
@@ -141,60 +84,15 @@ final class JobCache<T> {
      * Never fails.
      */
     boolean holds(long jobId) {
-        return cache.asMap().containsKey(jobId);
-    }
-
-    /** Whether the hot map holds an entry for {@code jobId} (tests). */
-    boolean hotContains(long jobId) {
-        return hot.get(jobId) != null;
-    }
-
-    /** The hot map's entry for {@code jobId} (tests). */
-    CachedJob<T> hotEntry(long jobId) {
-        return hot.get(jobId);
+        return entries.peek(jobId) != null;
     }
 
     /**
-     * The common hit, at the cost of one clock read: the hot map's entry of {@code jobId} if it may be served as it
-     * is, that is, Caffeine saw an access of it less than {@link #touchInterval()} ago and it is fresh
-     * ({@link #isFresh}); counted as a hit. Otherwise {@code null} and nothing is counted: the caller goes on with
-     * {@link #getIfPresent}, which counts the lookup. Never fails.
-     */
-    CachedJob<T> freshHotHit(long jobId) {
-        CachedJob<T> e = hot.get(jobId);
-        if (e == null) {
-            return null;
-        }
-        long now = ticker.read();
-        if (now - e.touchedAt() < touchIntervalNanos && maxStalenessNanos > 0
-                && now - e.confirmedAt() <= maxStalenessNanos) {
-            hotHits.increment();
-            return e;
-        }
-        return null;
-    }
-
-    /**
-     * The cached entry of {@code jobId}, or {@code null}; counted as a hit or a miss. Served from the hot map while
-     * Caffeine saw an access of the entry less than {@link #touchInterval()} ago, else through Caffeine (see the
-     * class comment). Never fails.
+     * The held entry of {@code jobId}, or {@code null}; counted as a hit or a miss. Whether it may be served is
+     * {@link #isFresh}'s question. Never fails.
      */
     CachedJob<T> getIfPresent(long jobId) {
-        CachedJob<T> e = hot.get(jobId);
-        if (e != null) {
-            long now = ticker.read();
-            if (now - e.touchedAt() < touchIntervalNanos) {
-                hotHits.increment();
-                return e;
-            }
-            // let Caffeine see this access (eviction policy, expire-after-access): once per entry and interval
-            CachedJob<T> seen = cache.getIfPresent(jobId);
-            if (seen != null) {
-                seen.touched(now);
-            }
-            return seen;
-        }
-        return cache.getIfPresent(jobId);
+        return entries.get(jobId);
     }
 
     /** The cache's clock: take it before the map read whose value a load or a revalidation uses. */
@@ -217,7 +115,7 @@ final class JobCache<T> {
             hit.confirm(readAt);
             return hit;
         }
-        cache.asMap().remove(jobId, hit);
+        entries.remove(jobId, hit);
         return null;
     }
 
@@ -259,7 +157,7 @@ final class JobCache<T> {
             return await(running);
         }
         try {
-            CachedJob<T> loaded = cache.asMap().get(jobId);
+            CachedJob<T> loaded = entries.peek(jobId);
             if (loaded != null && loaded.key().equals(key)) {
                 loaded.confirm(readAt); // loaded by another thread just before
             } else {
@@ -267,7 +165,7 @@ final class JobCache<T> {
                 loaded.confirm(readAt);
                 // Skip caching if an invalidation raced this load: what we read from the map may already be stale.
                 if (payloadLength <= config.maxEntryBytes() && token(jobId) == tokenBeforeMapRead) {
-                    insert(jobId, loaded);
+                    entries.put(jobId, loaded);
                 }
             }
             mine.complete(loaded);
@@ -287,16 +185,7 @@ final class JobCache<T> {
     void putSubmitted(long jobId, CachedJob<T> job, long payloadLength, long readAt) {
         job.confirm(readAt);
         if (payloadLength <= config.maxEntryBytes()) {
-            insert(jobId, job);
-        }
-    }
-
-    private void insert(long jobId, CachedJob<T> job) {
-        // Inserts are serialized and followed by a synchronous eviction, so the cache holds at most max-bytes plus
-        // the one entry being inserted.
-        synchronized (insertLock) {
-            cache.put(jobId, job);
-            cache.cleanUp();
+            entries.put(jobId, job);
         }
     }
 
@@ -332,72 +221,22 @@ final class JobCache<T> {
 
     void invalidate(long jobId) {
         invalidationStripes.incrementAndGet(stripe(jobId));
-        cache.invalidate(jobId);
+        entries.invalidate(jobId);
     }
 
     void invalidateAll() {
         generation.incrementAndGet();
         ownAdds.clear();
-        cache.invalidateAll();
+        entries.invalidateAll();
     }
 
-    /** Caffeine's statistics; the hits served by the hot map included. */
+    /** Hits (whichever lookup served them), misses, loads and evictions. */
     CacheStats stats() {
-        return cache.stats();
-    }
-
-    /**
-     * Caffeine's stats counter with the hot map's hits added, so that {@code Cache.stats()} (and the meters built on
-     * it) count every hit.
-     */
-    private final class WithHotHits implements StatsCounter {
-        @Override
-        public void recordHits(int count) {
-            statsCounter.recordHits(count);
-        }
-
-        @Override
-        public void recordMisses(int count) {
-            statsCounter.recordMisses(count);
-        }
-
-        @Override
-        public void recordLoadSuccess(long loadTime) {
-            statsCounter.recordLoadSuccess(loadTime);
-        }
-
-        @Override
-        public void recordLoadFailure(long loadTime) {
-            statsCounter.recordLoadFailure(loadTime);
-        }
-
-        @Override
-        @SuppressWarnings("deprecation")
-        public void recordEviction() {
-            statsCounter.recordEviction();
-        }
-
-        @Override
-        @SuppressWarnings("deprecation")
-        public void recordEviction(int weight) {
-            statsCounter.recordEviction(weight);
-        }
-
-        @Override
-        public void recordEviction(int weight, RemovalCause cause) {
-            statsCounter.recordEviction(weight, cause);
-        }
-
-        @Override
-        public CacheStats snapshot() {
-            CacheStats s = statsCounter.snapshot();
-            return new CacheStats(s.hitCount() + hotHits.sum(), s.missCount(), s.loadSuccessCount(),
-                    s.loadFailureCount(), s.totalLoadTime(), s.evictionCount(), s.evictionWeight());
-        }
+        return entries.stats();
     }
 
     long weightedSize() {
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return entries.weightedSize();
     }
 
     long maxBytes() {
@@ -407,34 +246,6 @@ final class JobCache<T> {
     /** How long a cached job may be served without confirming it with the map (see the class comment). */
     java.time.Duration maxStaleness() {
         return config.maxStaleness();
-    }
-
-    /**
-     * Mirrors Caffeine's entries in the hot map. Caffeine calls it under the entry's lock, inside the write or removal
-     * it reports, so the hot map changes atomically with Caffeine's view of that key. {@code CacheWriter} is
-     * deprecated in Caffeine 2.9 (and gone in 3.x, which needs Java 11; this jar runs on Java 8 engines with 2.9.3):
-     * its replacement there, the eviction listener, is not told of explicit removals and replacements.
-     */
-    @SuppressWarnings("deprecation")
-    private final class HotMapWriter implements CacheWriter<Long, CachedJob<T>> {
-        @Override
-        public void write(Long jobId, CachedJob<T> job) {
-            job.touched(ticker.read()); // Caffeine stamps the write as an access
-            if (job.jobId() == jobId) {
-                hot.put(job);
-            } else {
-                hot.remove(jobId); // cannot happen (every entry is keyed by its own id); then Caffeine serves it
-            }
-        }
-
-        @Override
-        public void delete(Long jobId, CachedJob<T> job, RemovalCause cause) {
-            if (job != null) {
-                hot.remove(jobId, job);
-            } else {
-                hot.remove(jobId); // a collected value (not used here: values are strong)
-            }
-        }
     }
 
     private static int stripe(long jobId) {
@@ -460,12 +271,11 @@ final class JobCache<T> {
      * stops when its last cache is closed. The cache is not used afterwards.
      */
     void close() {
-        cache.invalidateAll();
+        entries.invalidateAll();
         // once: a second close (a registry closed twice) must not release a clock other caches still use
         if (ticker instanceof CoarseTicker && closed.compareAndSet(false, true)) {
             CoarseTicker.release((CoarseTicker) ticker);
         }
     }
 
-    private final java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
 }

@@ -28,7 +28,7 @@ final class RegistryMeters {
     private final Counter prefetchUsed;
 
     RegistryMeters(MeterRegistry meters, String mapTag, JobCache<?> cache) {
-        CaffeineCacheMetrics.monitor(meters, cache.caffeine(), "jobinfo", "map", mapTag);
+        CaffeineCacheMetrics.monitor(meters, cache.entries().caffeine(), "jobinfo", "map", mapTag);
         Gauge.builder("jobinfo.cache.weight.bytes", cache, JobCache::weightedSize)
                 .tag("map", mapTag).description("payload bytes held by the job info cache").register(meters);
         this.submitTimer = Timer.builder("jobinfo.submit").tag("map", mapTag).register(meters);

@@ -146,7 +146,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
                 : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
         // before anything that close() releases: a refused build has no registry that could be closed
         claimNamespace(b);
-        this.cache = new JobCache<>(b.cacheConfig);
+        this.cache = new JobCache<>(b.cacheConfig, b.cacheLookup);
         CacheInvalidator listening = null;
         try {
             this.meters = new RegistryMeters(b.meterRegistry, b.mapName, cache);
@@ -357,11 +357,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
      * @throws JobInfoStoreException the store failed, or the pointer names a store this registry does not know
      */
     public Optional<T> get(long jobId) throws JobInfoStoreException {
-        CachedJob<T> hit = cache.freshHotHit(jobId);
-        if (hit != null) {
-            return hit.present();
-        }
-        hit = cache.getIfPresent(jobId);
+        CachedJob<T> hit = cache.getIfPresent(jobId);
         if (hit != null && cache.isFresh(hit)) {
             return hit.present();
         }
@@ -575,6 +571,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         private final List<JobInfoStore> readStores = new ArrayList<>();
         private String mapName = DEFAULT_MAP_NAME;
         private CacheConfig cacheConfig = CacheConfig.defaults();
+        private CacheLookup cacheLookup = CacheLookup.MIRRORED;
         private int restoreParallelism; // 0: the write store's suggestedReadParallelism()
         private MeterRegistry meterRegistry = new CompositeMeterRegistry();
         private boolean fencing;
@@ -600,6 +597,15 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
 
         public Builder<T> cache(CacheConfig cacheConfig) {
             this.cacheConfig = properties.set("cache", Objects.requireNonNull(cacheConfig, "cacheConfig"));
+            return this;
+        }
+
+        /**
+         * How the cache finds a job on a hit; default {@link CacheLookup#MIRRORED}. Both serve the same jobs under
+         * the same bound, expiry, staleness and statistics; see {@link CacheLookup} for what each costs.
+         */
+        public Builder<T> cacheLookup(CacheLookup lookup) {
+            this.cacheLookup = properties.set("cacheLookup", Objects.requireNonNull(lookup, "lookup"));
             return this;
         }
 

@@ -16,8 +16,8 @@ class CoarseTickerTest {
 
     @Test
     void theClockThreadStopsWhenTheLastCacheIsClosedAndStartsAgainForTheNext() throws Exception {
-        JobCache<String> first = new JobCache<>(CacheConfig.defaults());
-        JobCache<String> second = new JobCache<>(CacheConfig.defaults());
+        JobCache<String> first = new JobCache<>(CacheConfig.defaults(), CacheLookup.MIRRORED);
+        JobCache<String> second = new JobCache<>(CacheConfig.defaults(), CacheLookup.MIRRORED);
         CoarseTicker ticker = CoarseTicker.acquire();
         CoarseTicker.release(ticker);
         Thread clock = ticker.thread();
@@ -33,7 +33,7 @@ class CoarseTickerTest {
         clock.join(Duration.ofSeconds(10).toMillis());
         assertThat(clock.isAlive()).as("the clock thread after the last cache closed").isFalse();
 
-        JobCache<String> third = new JobCache<>(CacheConfig.defaults());
+        JobCache<String> third = new JobCache<>(CacheConfig.defaults(), CacheLookup.MIRRORED);
         CoarseTicker again = CoarseTicker.acquire();
         try {
             assertThat(again).isNotSameAs(ticker);
@@ -49,8 +49,8 @@ class CoarseTickerTest {
     /** A cache closed twice releases the clock once (before, the second close stopped it under another cache). */
     @Test
     void aCacheClosedTwiceLeavesTheClockRunningForTheOthers() throws Exception {
-        JobCache<String> closedTwice = new JobCache<>(CacheConfig.defaults());
-        JobCache<String> other = new JobCache<>(CacheConfig.defaults());
+        JobCache<String> closedTwice = new JobCache<>(CacheConfig.defaults(), CacheLookup.MIRRORED);
+        JobCache<String> other = new JobCache<>(CacheConfig.defaults(), CacheLookup.MIRRORED);
         CoarseTicker ticker = CoarseTicker.acquire();
         CoarseTicker.release(ticker);
         Thread clock = ticker.thread();

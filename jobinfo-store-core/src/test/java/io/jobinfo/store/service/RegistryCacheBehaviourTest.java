@@ -26,6 +26,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Single-flight loads and the per-entry bound of the registry's cache, on a real 2-member cluster. */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -52,6 +54,41 @@ class RegistryCacheBehaviourTest {
         return RunningJobInfoRegistry.builder(cluster.nonMaster(),
                         LocalJobInfoStore.open(dir.resolve(map), null, true, true), CODEC)
                 .mapName(map).cache(cache).meterRegistry(meters).build();
+    }
+
+    /**
+     * Either lookup serves a hit without a store read, counts it where the meters read, serves the job another member
+     * replaced only until max-staleness has passed, and nothing once the job is removed.
+     */
+    @ParameterizedTest
+    @EnumSource(CacheLookup.class)
+    void eitherLookupServesCountsAndStopsServingWhatTheMapNoLongerHolds(CacheLookup lookup) throws Exception {
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        String map = "lookup-" + lookup;
+        try (RunningJobInfoRegistry<TestJob> r = RunningJobInfoRegistry.builder(cluster.nonMaster(),
+                        LocalJobInfoStore.open(dir.resolve(map), null, true, true), CODEC)
+                .mapName(map).cache(CacheConfig.of(1 << 20, 1 << 20, Duration.ofMinutes(5), Duration.ofMillis(300)))
+                .meterRegistry(meters).cacheLookup(lookup).build()) {
+            TestJob job = new TestJobGenerator(3).generate(91, 50_000);
+            r.submit(91, job);
+            OwnAddEvents.awaitArrived(r, 91);
+            long hitsBefore = r.cacheStats().hitCount();
+            for (int i = 0; i < 10; i++) {
+                assertThat(r.get(91)).contains(job);
+            }
+            assertThat(r.cacheStats().hitCount() - hitsBefore).isEqualTo(10);
+            assertThat(meters.get("cache.gets").tag("result", "hit").functionCounter().count())
+                    .isEqualTo(r.cacheStats().hitCount());
+            assertThat(meters.find("jobinfo.load").timer()).as("no store read: the submit cached it")
+                    .satisfiesAnyOf(t -> assertThat(t).isNull(), t -> assertThat(t.count()).isZero());
+            // another value under the same id, written behind the registry's back: served until max-staleness
+            // at most (plus the clock's resolution), whether or not the map's event arrives
+            TestJob other = new TestJobGenerator(4).generate(91, 20_000);
+            r.map().put(91L, new InlineJobInfo(5, CODEC.id(), CODEC.encode(other)));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(r.get(91)).contains(other));
+            assertThat(r.remove(91)).isTrue();
+            assertThat(r.get(91)).isEmpty();
+        }
     }
 
     @Test

@@ -5,13 +5,13 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.hazelcast.config.Config;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-import io.jobinfo.store.codec.kryo.KryoJobInfoCodec;
 import io.jobinfo.store.config.CacheConfig;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.demo.model.JobGenerator;
 import io.jobinfo.store.demo.model.JobImmutableInformation;
 import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.lifecycle.JobInfoSerialization;
+import io.jobinfo.store.service.CacheLookup;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -38,7 +38,9 @@ import org.openjdk.jmh.annotations.Threads;
 /**
  * Item 4: {@code RunningJobInfoRegistry.get(jobId)} on a cache hit against {@code ConcurrentHashMap.get} on the same
  * keys, plus a bare Caffeine cache built like the registry's (to tell the registry's own cost from Caffeine's). The
- * registry runs on a real Hazelcast member with a local store; every measured call is a hit (checked in set-up).
+ * registry runs on a real Hazelcast member with a local store; every measured call is a hit (checked in set-up). The
+ * registry's benchmarks run once per {@link CacheLookup} ({@link Registry#lookup}, each in forks of its own, so the
+ * JIT sees one lookup per JVM): the mirrored default and Caffeine's own lookup, side by side in one run.
  * The {@code TwoThreads} variants run the registry and its anchor on two threads ({@code @Threads(2)}; JMH reports the
  * sum of both threads' throughput); the others run on one thread.
  */
@@ -56,12 +58,48 @@ public class CacheHitBenchmark {
     private HazelcastInstance member;
     private JobInfoStore store;
     private Path dir;
-    private RunningJobInfoRegistry<JobImmutableInformation> registry;
     private ConcurrentHashMap<Long, JobImmutableInformation> map;
     private Cache<Long, JobImmutableInformation> caffeine;
     private long[] ids;
     private Long[] boxed;
     private int mask;
+
+    /** The registry under test, built with {@link #lookup}. */
+    @State(Scope.Benchmark)
+    public static class Registry {
+        @Param({"MIRRORED", "CAFFEINE"})
+        public CacheLookup lookup;
+
+        private RunningJobInfoRegistry<JobImmutableInformation> registry;
+
+        @Setup(Level.Trial)
+        public void setUp(CacheHitBenchmark b) throws Exception {
+            registry = RunningJobInfoRegistry.builder(b.member, b.store, JobImmutableInformationSerializer.codec())
+                    .mapName("jobinfo-jmh-" + lookup).cache(CacheConfig.defaults()).cacheLookup(lookup).build();
+            JobGenerator generator = new JobGenerator(42);
+            for (long id : b.ids) {
+                registry.submit(id, generator.generate(id, b.jobBytes));
+            }
+            // the map's entry events invalidate this member's own submits asynchronously: let them pass, then load
+            Thread.sleep(1000);
+            for (long id : b.ids) {
+                registry.get(id);
+            }
+            long hitsBefore = registry.cacheStats().hitCount();
+            for (long id : b.ids) {
+                registry.get(id);
+            }
+            long hits = registry.cacheStats().hitCount() - hitsBefore;
+            if (hits != b.jobs) {
+                throw new IllegalStateException("only " + hits + " of " + b.jobs + " warm gets were cache hits");
+            }
+        }
+
+        @TearDown(Level.Trial)
+        public void tearDown() {
+            registry.close();
+        }
+    }
 
     @State(Scope.Thread)
     public static class Cursor {
@@ -85,8 +123,6 @@ public class CacheHitBenchmark {
         dir = Files.createTempDirectory("jobinfo-jmh-cache-");
         store = JobInfoStores.open(JobInfoStorageConfig.builder("local").namespace(dir.toString())
                 .option("local.fsync", "false").build());
-        KryoJobInfoCodec<JobImmutableInformation> codec = JobImmutableInformationSerializer.codec();
-        registry = RunningJobInfoRegistry.builder(member, store, codec).cache(CacheConfig.defaults()).build();
         map = new ConcurrentHashMap<>();
         caffeine = Caffeine.newBuilder().maximumWeight(CacheConfig.DEFAULT_MAX_BYTES)
                 .weigher((Long k, JobImmutableInformation v) -> v.logicalDagLength() + 256)
@@ -100,28 +136,13 @@ public class CacheHitBenchmark {
             ids[i] = id;
             boxed[i] = id;
             JobImmutableInformation job = generator.generate(id, jobBytes);
-            registry.submit(id, job);
             map.put(id, job);
             caffeine.put(id, job);
-        }
-        // the map's entry events invalidate this member's own submits asynchronously: let them pass, then load
-        Thread.sleep(1000);
-        for (long id : ids) {
-            registry.get(id);
-        }
-        long hitsBefore = registry.cacheStats().hitCount();
-        for (long id : ids) {
-            registry.get(id);
-        }
-        long hits = registry.cacheStats().hitCount() - hitsBefore;
-        if (hits != jobs) {
-            throw new IllegalStateException("only " + hits + " of " + jobs + " warm gets were cache hits");
         }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() throws IOException {
-        registry.close();
         member.getLifecycleService().terminate();
         store.close();
         try (Stream<Path> files = Files.walk(dir)) {
@@ -130,8 +151,8 @@ public class CacheHitBenchmark {
     }
 
     @Benchmark
-    public Object registryGet(Cursor c) throws Exception {
-        return registry.get(ids[c.i++ & mask]);
+    public Object registryGet(Registry r, Cursor c) throws Exception {
+        return r.registry.get(ids[c.i++ & mask]);
     }
 
     @Benchmark
@@ -142,8 +163,8 @@ public class CacheHitBenchmark {
     /** {@link #registryGet} on two threads at once (the score is the sum of both). */
     @Benchmark
     @Threads(2)
-    public Object registryGetTwoThreads(Cursor c) throws Exception {
-        return registry.get(ids[c.i++ & mask]);
+    public Object registryGetTwoThreads(Registry r, Cursor c) throws Exception {
+        return r.registry.get(ids[c.i++ & mask]);
     }
 
     /** {@link #concurrentHashMapGet} on two threads at once: the anchor of {@link #registryGetTwoThreads}. */
