@@ -1,6 +1,5 @@
 package io.jobinfo.store.service;
 
-import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
@@ -9,16 +8,16 @@ import java.util.concurrent.atomic.AtomicLongFieldUpdater;
  * Counts the hits of the job cache's hit path, exactly and without an atomic read-modify-write per hit: every thread
  * counts in a cell of its own (a plain ordered write: only its thread writes it) and {@link #sum()} adds the cells up.
  *
- * <p>A thread finds its cell in a small table indexed by its thread id, which costs two loads and a compare; only a
- * thread whose slot another live thread already held when it registered looks its cell up in a {@code ThreadLocal},
- * which costs more (on the cache-hit benchmark a {@code ThreadLocal} lookup per hit was 40% of the whole hit). A cell
- * whose thread has died is folded into a base count, and its slot freed, the next time a thread registers, so threads
- * that come and go leave no cells behind. Never fails.
+ * <p>A thread finds its cell in a small table indexed by its thread id, which costs two loads and an identity compare
+ * with the current thread; only a thread whose slot another live thread already held when it registered looks its
+ * cell up in a {@code ThreadLocal}, which costs more (on the cache-hit benchmark a {@code ThreadLocal} lookup per hit
+ * was 40% of the whole hit). A cell whose thread has died is folded into a base count, and its slot freed, the next
+ * time a thread registers, so threads that come and go leave no cells behind. Never fails.
  *
- * <p>Exactness rests on thread ids not being re-used while the counter lives. HotSpot never re-uses one (ids come
- * from a counter), though {@code Thread.getId()}'s Java 8 contract allows it; on a JVM that did, a thread given a
- * dead thread's id would count in that thread's cell, and the hits it counted between that cell's folding and its
- * own registration could go uncounted. Only the statistics could be short; no cached job is affected.
+ * <p>The id only picks the slot; a cell is used only by the thread object that owns it. So a thread id used again
+ * (which {@code Thread.getId()}'s contract allows once a thread has ended, and which a subclass may report anyway)
+ * costs a {@code ThreadLocal} lookup at most, never a count: no two threads ever write one cell. A cell holds its
+ * thread until it is folded, after that thread's death.
  */
 final class HitCounter {
 
@@ -27,18 +26,17 @@ final class HitCounter {
 
     /** One thread's count; only that thread writes it. */
     static final class Cell {
-        final long ownerId;
-        final WeakReference<Thread> owner;
+        final Thread owner;
+        final int slot;
         volatile long value;
 
         Cell(Thread owner) {
-            this.ownerId = owner.getId();
-            this.owner = new WeakReference<>(owner);
+            this.owner = owner;
+            this.slot = slot(owner);
         }
 
         boolean ownerDied() {
-            Thread t = owner.get();
-            return t == null || !t.isAlive();
+            return !owner.isAlive();
         }
     }
 
@@ -53,10 +51,10 @@ final class HitCounter {
 
     /** Counts one hit of the calling thread. */
     void increment() {
-        long id = Thread.currentThread().getId();
+        Thread self = Thread.currentThread();
         // a racy read: a cell is immutable but for its value, so whatever cell is seen is whole (final fields)
-        Cell c = slots[(int) id & (SLOTS - 1)];
-        if (c == null || c.ownerId != id) {
+        Cell c = slots[slot(self)];
+        if (c == null || c.owner != self) {
             c = mine.get();
         }
         VALUE.lazySet(c, c.value + 1);
@@ -78,9 +76,13 @@ final class HitCounter {
 
     /** Whether the calling thread's cell sits in its slot (tests). */
     synchronized boolean slotted() {
-        long id = Thread.currentThread().getId();
-        Cell c = slots[(int) id & (SLOTS - 1)];
-        return c != null && c.ownerId == id;
+        Thread self = Thread.currentThread();
+        Cell c = slots[slot(self)];
+        return c != null && c.owner == self;
+    }
+
+    private static int slot(Thread thread) {
+        return (int) thread.getId() & (SLOTS - 1);
     }
 
     private synchronized Cell register() {
@@ -89,18 +91,16 @@ final class HitCounter {
             if (c.ownerDied()) {
                 base += c.value; // a dead thread writes no more
                 cells.remove(i);
-                int slot = (int) c.ownerId & (SLOTS - 1);
-                if (slots[slot] == c) {
-                    slots[slot] = null;
+                if (slots[c.slot] == c) {
+                    slots[c.slot] = null;
                 }
             }
         }
         Thread self = Thread.currentThread();
         Cell c = new Cell(self);
         cells.add(c);
-        int slot = (int) c.ownerId & (SLOTS - 1);
-        if (slots[slot] == null) {
-            slots[slot] = c;
+        if (slots[c.slot] == null) {
+            slots[c.slot] = c;
         }
         return c;
     }

@@ -81,4 +81,52 @@ class HitCounterTest {
         assertThat(counter.cells()).isEqualTo(1);
         assertThat(counter.sum()).isEqualTo(threads * 1_000L + 1);
     }
+
+    /**
+     * Two live threads that report the same id (a fake: a {@code Thread} subclass overriding {@code getId()}, since
+     * HotSpot never hands out an id twice, though the contract allows it) count in cells of their own, so no hit is
+     * lost. Before, a cell was found by id: the second thread wrote into the first one's cell, both incrementing one
+     * value with plain writes, and hits were lost.
+     */
+    @Test
+    void twoLiveThreadsWithTheSameIdNeverShareACell() throws Exception {
+        HitCounter counter = new HitCounter();
+        int hits = 2_000_000;
+        CountDownLatch bothRegistered = new CountDownLatch(2);
+        CountDownLatch go = new CountDownLatch(1);
+        AtomicInteger slotted = new AtomicInteger();
+        Runnable work = () -> {
+            counter.increment();
+            if (counter.slotted()) {
+                slotted.incrementAndGet();
+            }
+            bothRegistered.countDown();
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            for (int i = 1; i < hits; i++) {
+                counter.increment();
+            }
+        };
+        Thread first = new Thread(work);
+        first.start();
+        Thread sameId = new Thread(work) {
+            @Override
+            @SuppressWarnings("deprecation")
+            public long getId() {
+                return first.getId();
+            }
+        };
+        sameId.start();
+        assertThat(bothRegistered.await(1, TimeUnit.MINUTES)).isTrue();
+        go.countDown();
+        first.join();
+        sameId.join();
+        assertThat(slotted.get()).as("one slot, one owner").isEqualTo(1);
+        assertThat(counter.sum()).as("every hit of both threads").isEqualTo(2L * hits);
+        assertThat(counter.cells()).isEqualTo(2);
+    }
 }
