@@ -7,11 +7,6 @@ import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.DataAwareEntryEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryEvictedListener;
-import com.hazelcast.map.listener.EntryExpiredListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.query.Predicates;
 import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.EncodedPayload;
@@ -58,8 +53,7 @@ import java.util.concurrent.TimeUnit;
  * type id, the null type, fewer than 8 bytes) is left as it is, reported once by its job id and counted in
  * {@code notOffloadable}, and the other values move as usual.
  */
-final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdatedListener<Long, Object>,
-        EntryRemovedListener<Long, Object>, EntryExpiredListener<Long, Object>, EntryEvictedListener<Long, Object> {
+final class HistoryMover extends EntryChanges.WithExpiry<Object> {
 
     /** Codec id of a history blob: the Hazelcast Data of the map's value, verbatim. */
     static final int CODEC_ID = 3;
@@ -156,38 +150,15 @@ final class HistoryMover implements EntryAddedListener<Long, Object>, EntryUpdat
     }
 
     @Override
-    public void entryAdded(EntryEvent<Long, Object> event) {
-        onPut(event);
-    }
-
-    @Override
-    public void entryUpdated(EntryEvent<Long, Object> event) {
-        onPut(event);
-    }
-
-    @Override
-    public void entryRemoved(EntryEvent<Long, Object> event) {
-        onGone(event);
-    }
-
-    @Override
-    public void entryExpired(EntryEvent<Long, Object> event) {
-        onGone(event);
-    }
-
-    @Override
-    public void entryEvicted(EntryEvent<Long, Object> event) {
-        onGone(event);
-    }
-
-    private void onPut(EntryEvent<Long, Object> event) {
+    void written(EntryEvent<Long, Object> event) {
         Data value = event instanceof DataAwareEntryEvent ? ((DataAwareEntryEvent<?, ?>) event).getNewValueData() : null;
         if (value == null || value.getType() != HistoryReferenceSerializer.TYPE_ID) {
             schedule(event.getKey());
         }
     }
 
-    private void onGone(EntryEvent<Long, Object> event) {
+    @Override
+    void gone(EntryEvent<Long, Object> event) {
         Data old = event instanceof DataAwareEntryEvent ? ((DataAwareEntryEvent<?, ?>) event).getOldValueData() : null;
         badReported.remove(event.getKey());
         if (old == null || old.getType() == HistoryReferenceSerializer.TYPE_ID) {

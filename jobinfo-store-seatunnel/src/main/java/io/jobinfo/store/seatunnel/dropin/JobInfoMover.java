@@ -7,9 +7,6 @@ import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.logging.ILogger;
 import com.hazelcast.map.IMap;
 import com.hazelcast.map.impl.DataAwareEntryEvent;
-import com.hazelcast.map.listener.EntryAddedListener;
-import com.hazelcast.map.listener.EntryRemovedListener;
-import com.hazelcast.map.listener.EntryUpdatedListener;
 import com.hazelcast.query.Predicates;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeHeader;
@@ -68,8 +65,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Work for one job id always runs on the same thread (striped), so a delete and a later move of the same id (a job
  * resubmitted with its id) never overlap.
  */
-final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpdatedListener<Long, JobInfo>,
-        EntryRemovedListener<Long, JobInfo> {
+final class JobInfoMover extends EntryChanges<JobInfo> {
 
     static final String MAP = "engine_runningJobInfo";
     /** How long a move or the delete after a removal waits for the claim lock of its job id. */
@@ -227,16 +223,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
      * instantiate whatever class the bytes name). An event of another kind makes the move read the value itself.
      */
     @Override
-    public void entryAdded(EntryEvent<Long, JobInfo> event) {
-        onEvent(event);
-    }
-
-    @Override
-    public void entryUpdated(EntryEvent<Long, JobInfo> event) {
-        onEvent(event);
-    }
-
-    private void onEvent(EntryEvent<Long, JobInfo> event) {
+    void written(EntryEvent<Long, JobInfo> event) {
         long jobId = event.getKey();
         if (event instanceof DataAwareEntryEvent) {
             onValue(jobId, badValues.jobInfo(jobId, ((DataAwareEntryEvent<?, ?>) event).getNewValueData()));
@@ -246,7 +233,7 @@ final class JobInfoMover implements EntryAddedListener<Long, JobInfo>, EntryUpda
     }
 
     @Override
-    public void entryRemoved(EntryEvent<Long, JobInfo> event) {
+    void gone(EntryEvent<Long, JobInfo> event) {
         badValues.forget(event.getKey());
         JobInfo old = event instanceof DataAwareEntryEvent ? badValues.jobInfo(event.getKey(),
                 ((DataAwareEntryEvent<?, ?>) event).getOldValueData()) : null;
