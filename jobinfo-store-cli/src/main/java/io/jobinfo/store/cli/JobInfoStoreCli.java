@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
 
 /** The {@code jobinfo-store} command. Exit codes: 0 success, 1 the work found problems, 2 bad arguments. */
 @Command(name = "jobinfo-store", mixinStandardHelpOptions = true, versionProvider = JobInfoStoreCli.Version.class,
+        resourceBundle = "io.jobinfo.store.cli.Messages",
         header = "Keeps large job descriptions out of a Hazelcast IMap, on shared storage.",
         description = "Migrates, verifies, collects garbage of, inspects and rebuilds the pointers of the job map and"
                 + " store of a running cluster. Run a command with --help for its options.",

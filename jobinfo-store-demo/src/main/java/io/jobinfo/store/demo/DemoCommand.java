@@ -39,12 +39,9 @@ import picocli.CommandLine.Option;
  * The main job: an embedded cluster, realistic jobs submitted through the registry, the master crashed, every job
  * restored and verified on the new master, and the figures that matter side by side.
  */
-@Command(name = "demo",
+@Command(name = "demo", resourceBundle = "io.jobinfo.store.demo.DemoCommand",
         header = "Runs the main job: an embedded cluster fails over and restores every job from the store.",
         mixinStandardHelpOptions = true, sortOptions = false,
-        description = "Starts an embedded Hazelcast cluster and a store, submits realistic jobs, kills the master, "
-                + "restores every job on the new master and prints cluster memory per job (inline vs pointer), "
-                + "submit latency, restore time and cache hit ratio.",
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:every job was restored byte-identical and no blob of an ended job was left",
             "1:a job failed to restore or differed from what was submitted, or a blob was left behind",
@@ -61,70 +58,49 @@ final class DemoCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--jobs", defaultValue = "200", paramLabel = "N", description = "Jobs to submit, from 1 to 100000 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--jobs", defaultValue = "200", paramLabel = "N")
     int jobs;
 
-    @Option(names = "--blob-size", defaultValue = "200KiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
-            description = "Approximate encoded size of each job, such as 200KiB or 2MiB, from 1KiB"
-                    + " to 256MiB (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--blob-size", defaultValue = "200KiB", paramLabel = "SIZE", converter = ByteSizeConverter.class)
     long blobSize;
 
-    @Option(names = "--store", defaultValue = "local", paramLabel = "TYPE",
-            description = "The backend: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--store", defaultValue = "local", paramLabel = "TYPE")
     StoreType store;
 
-    @Option(names = "--store-dir", paramLabel = "DIR", description = "Directory of the local store (default: a temporary"
-            + " directory, removed afterwards).")
+    @Option(names = "--store-dir", paramLabel = "DIR")
     Path storeDir;
 
-    @Option(names = "--storage-config", paramLabel = "FILE", description = "Runs on the store of this"
-            + " YAML's jobinfo-storage section (an existing S3 bucket, HDFS cluster or directory) instead of an"
-            + " embedded one.")
+    @Option(names = "--storage-config", paramLabel = "FILE")
     Path storageConfig;
 
-    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "With --store s3, uses this existing S3 endpoint (AWS,"
-            + " MinIO...) instead of the in-JVM server; credentials come from the AWS default chain"
-            + " (AWS_ACCESS_KEY_ID, ...).")
+    @Option(names = "--s3-endpoint", paramLabel = "URL")
     java.net.URI s3Endpoint;
 
-    @Option(names = "--s3-bucket", defaultValue = "jobinfo-demo", paramLabel = "NAME",
-            description = "With --s3-endpoint, an existing bucket (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--s3-bucket", defaultValue = "jobinfo-demo", paramLabel = "NAME")
     String s3Bucket;
 
-    @Option(names = "--fs-default-fs", paramLabel = "URI", description = "With --store hdfs, uses the existing file system"
-            + " at this URI instead of the in-JVM MiniDFSCluster, such as hdfs://namenode:8020.")
+    @Option(names = "--fs-default-fs", paramLabel = "URI")
     java.net.URI fsDefaultFs;
 
-    @Option(names = "--members", defaultValue = "3", paramLabel = "N", description = "Cluster members, from 2 to 7 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--members", defaultValue = "3", paramLabel = "N")
     int members;
 
-    @Option(names = "--restore-parallelism", defaultValue = "8", paramLabel = "N",
-            description = "Blobs loaded at once on the new master, from 1 to 256 (default:"
-                    + " ${DEFAULT-VALUE}).")
+    @Option(names = "--restore-parallelism", defaultValue = "8", paramLabel = "N")
     int restoreParallelism;
 
-    @Option(names = "--cache-max-bytes", defaultValue = "64MiB", paramLabel = "SIZE", converter = ByteSizeConverter.class,
-            description = "Cache bound of each member (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--cache-max-bytes", defaultValue = "64MiB", paramLabel = "SIZE", converter = ByteSizeConverter.class)
     long cacheMaxBytes;
 
-    @Option(names = "--json", description = "Prints one JSON summary instead of the table.")
+    @Option(names = "--json")
     boolean json;
 
-    @Option(names = "--engine", defaultValue = "embedded", paramLabel = "ENGINE",
-            description = "Embedded (default): Hazelcast members in this JVM and the project's demo jobs. seatunnel:"
-                    + " real SeaTunnel 2.3.8 clusters of member processes started by the demo, stock and then with"
-                    + " the drop-in (local store), real streaming FakeSource -> Console jobs, kill -9 of the master;"
-                    + " takes --jobs (default 3), --job-sizes, --members, --work-dir, --json. Needs the"
-                    + " seatunnel-harness module built (bin/jobinfo-store builds it).")
+    @Option(names = "--engine", defaultValue = "embedded", paramLabel = "ENGINE")
     Engine engine;
 
-    @Option(names = "--job-sizes", paramLabel = "LIST", description = "With --engine seatunnel: the sizes the jobs"
-            + " take in turn, of small (~10 KB), medium (~200 KB), large (~1.8 MB) (default: all three).")
+    @Option(names = "--job-sizes", paramLabel = "LIST")
     String jobSizes;
 
-    @Option(names = "--work-dir", paramLabel = "DIR", description = "With --engine seatunnel: where member"
-            + " configuration, logs and the drop-in's store go, kept afterwards (default: a temporary directory,"
-            + " removed unless a job did not come back).")
+    @Option(names = "--work-dir", paramLabel = "DIR")
     Path workDir;
 
     enum StoreType { local, s3, hdfs }

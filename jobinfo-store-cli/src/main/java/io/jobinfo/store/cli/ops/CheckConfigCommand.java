@@ -21,21 +21,16 @@ import picocli.CommandLine.Option;
  * a credential), unlike SeaTunnel's own parser, which reads the file first on a member.
  */
 @Command(name = "check-config", header = "Checks a configuration file as a member with the drop-in would read it.",
-        description = "Reads the file's jobinfo-storage section (core and backend keys) and, when the file is a"
-                + " seatunnel.yaml, its jobinfo-dropin section, and reports every problem at once by key, line and"
-                + " column, never quoting the file. Needs no cluster; with --open-store it also opens the store as a"
-                + " member's start-up does (on S3: its start-up probe) and closes it. Writes nothing but that probe.",
         exitCodeList = {"0:the file is valid (and with --open-store the store opened)",
             "2:invalid arguments or configuration: the file is invalid, every problem listed",
             "3:--open-store: the store could not be opened or reached",
             ExitCodes.HELP_INTERNAL})
 public final class CheckConfigCommand extends ReportCommand {
 
-    @Option(names = "--storage-config", paramLabel = "FILE", required = true,
-            description = "The file a member reads: its seatunnel.yaml, or any YAML with the jobinfo-storage section.")
+    @Option(names = "--storage-config", paramLabel = "FILE", required = true)
     Path storageConfig;
 
-    @Option(names = "--open-store", description = "Also opens the store (and closes it), as a member's start-up does.")
+    @Option(names = "--open-store")
     boolean openStore;
 
     @Override

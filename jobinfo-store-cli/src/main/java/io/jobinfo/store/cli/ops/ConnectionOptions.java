@@ -23,24 +23,16 @@ public final class ConnectionOptions {
                     + ").")
     List<String> addresses = new ArrayList<>();
 
-    @Option(names = "--client-config", paramLabel = "FILE",
-            description = "A Hazelcast client YAML (hazelcast-client: ...); --cluster-name and --address override"
-                    + " it.")
+    @Option(names = "--client-config", paramLabel = "FILE")
     Path clientConfig;
 
-    @Option(names = "--map", paramLabel = "NAME", defaultValue = RunningJobInfoRegistry.DEFAULT_MAP_NAME,
-            description = "The job map (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--map", paramLabel = "NAME", defaultValue = RunningJobInfoRegistry.DEFAULT_MAP_NAME)
     String mapName;
 
-    @Option(names = "--storage-config", paramLabel = "FILE", required = true,
-            description = "YAML with the jobinfo-storage section, the same file as the engine's; it is checked"
-                    + " completely before anything connects.")
+    @Option(names = "--storage-config", paramLabel = "FILE", required = true)
     Path storageConfig;
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", defaultValue = "10s",
-            converter = DurationConverter.class,
-            description = "Gives up connecting to the cluster after this long, such as 10s, 2m or PT10S, also when"
-                    + " an address accepts the connection and never answers; a member silent that long counts as"
-                    + " gone. Overrides the client config's cluster-connect-timeout (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.class)
     Duration connectTimeout;
 }

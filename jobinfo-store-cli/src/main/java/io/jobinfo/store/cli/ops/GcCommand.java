@@ -22,14 +22,6 @@ import picocli.CommandLine.Option;
 
 /** {@code gc}: lists (dry run) or deletes blobs no map entry references, older than a grace period. */
 @Command(name = "gc", header = "Lists, or deletes with --delete, blobs that no entry of the job map references.",
-        description = "Lists blobs that no entry of the job map references and that are older than the grace "
-                + "period, and leftovers of interrupted writes; deletes them only with --delete. A blob is kept whenever "
-                + "the map holds any value under its job id; before each delete gc claims the job id in the map (a "
-                + "delete marker), so a job registered during the run keeps its blob. While a lost partition or a "
-                + "healed split brain is on record (the members record it in the map <map>.incidents) a deleting run "
-                + "deletes nothing: run rebuild-pointers, then acknowledge with --acknowledge-incidents. A map value "
-                + "that does not decode (a class or serializer this tool does not have) is listed by its job id and "
-                + "keeps its blob; nothing is deserialized from it and the run goes on.",
         exitCodeList = {"0:listed (dry run) or deleted everything found",
             "1:some deletes failed (listed; the next run retries them), --delete was held by a recorded"
                 + " partition loss or merge and deleted nothing, or map values do not decode (listed by job id;"
@@ -45,37 +37,23 @@ public final class GcCommand extends OpsCommand {
     /** The shortest grace period accepted without {@code --force} (docs/operations.md, "GC grace period"). */
     static final Duration MIN_GRACE = Duration.ofMinutes(10);
 
-    @Option(names = "--grace", defaultValue = "1h", paramLabel = "DURATION", converter = DurationConverter.class,
-            description = "Keeps unreferenced blobs younger than this. It must exceed the longest submit and be at"
-                    + " least 10m unless --force is given (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--grace", defaultValue = "1h", paramLabel = "DURATION", converter = DurationConverter.class)
     Duration grace;
 
-    @Option(names = "--delete", description = "Deletes what is found; without it, gc is a dry run that deletes"
-            + " nothing.")
+    @Option(names = "--delete")
     boolean delete;
 
-    @Option(names = "--force", description = "Skips the safety checks: accepts a grace period below 10m and deletes"
-            + " even when the job map is missing or empty while the store holds blobs. Use it only when every job"
-            + " has really ended.")
+    @Option(names = "--force")
     boolean force;
 
     @Option(names = "--incident-window", defaultValue = "7d", paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Holds deletes while a partition loss or merge recorded within this window is not"
-                    + " acknowledged (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.class)
     Duration incidentWindow;
 
-    @Option(names = "--acknowledge-incidents", description = "Acknowledges every recorded partition loss and merge"
-            + " before the run, so that --delete deletes again. Do it only after rebuild-pointers put the lost"
-            + " pointers back (or once nothing was lost): the blobs of lost pointers look like orphans.")
+    @Option(names = "--acknowledge-incidents")
     boolean acknowledgeIncidents;
 
-    @Option(names = "--history", description = "Collects the SeaTunnel drop-in's finished-job history blobs"
-            + " (jobinfo-dropin.history) instead of the job map's: for each of engine_finishedJobMetrics,"
-            + " engine_finishedJobState and engine_finishedJobVertexInfo, the blobs under <namespace>/history/<map>"
-            + " whose job id has no entry in that map (expired or removed), with the same grace, dry run, claims and"
-            + " report; --map is not used. A delete is refused while a history map does not exist on the cluster"
-            + " and its blobs are there (see --force).")
+    @Option(names = "--history")
     boolean history;
 
     @Mixin

@@ -35,9 +35,6 @@ import picocli.CommandLine.Parameters;
 
 /** {@code inspect JOB_ID}: the map value, the envelope header, a verified read and a summary of the job. */
 @Command(name = "inspect", header = "Shows one job: its map value, its blob and whether the blob verifies.",
-        description = "Shows one job: its map value (pointer or inline), the envelope header of its blob, whether "
-                + "the blob verifies against its checksums and its pointer, and a summary of the decoded job. Changes "
-                + "nothing.",
         exitCodeList = {"0:the job is registered and reads back intact",
             "1:something is wrong (missing, corrupt or mismatched blob; an orphan blob without map entry; a map"
                 + " value that does not decode, which is not deserialized)",

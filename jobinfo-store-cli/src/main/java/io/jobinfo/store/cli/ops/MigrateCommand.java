@@ -17,12 +17,6 @@ import picocli.CommandLine.Option;
 
 /** {@code migrate}: inline values of the job map to pointers (or back, with {@code --rollback}). */
 @Command(name = "migrate", header = "Moves the inline jobs of the job map to the store, or back with --rollback.",
-        description = "Moves every inline job of the job map to the store and leaves a pointer in its place "
-                + "(write blob, read it back and verify, then compare-and-set). Safe beside a running coordinator, "
-                + "idempotent and resumable: run it again after any interruption until it reports nothing failed. "
-                + "--rollback turns pointers back into inline values. Do not run migrate and rollback at once. "
-                + "With --value-format seatunnel, migrate refuses while a member lacks the drop-in, and --rollback "
-                + "while a member runs it in active mode (exit 2, nothing changed).",
         exitCodeList = {"0:every examined entry is in the target shape (converted or skipped)",
             "1:some entries failed (listed with reasons; they are unchanged) or the run was interrupted: rerun",
             "2:invalid arguments or configuration; nothing was changed",
@@ -33,25 +27,19 @@ public final class MigrateCommand extends OpsCommand {
     @Mixin
     ValueFormatOption valueFormat;
 
-    @Option(names = "--dry-run", description = "Counts entries and bytes only and writes nothing.")
+    @Option(names = "--dry-run")
     boolean dryRun;
 
-    @Option(names = "--rollback", description = "Turns pointers back into inline values (blobs are deleted after each"
-            + " successful compare-and-set).")
+    @Option(names = "--rollback")
     boolean rollback;
 
-    @Option(names = "--parallelism", defaultValue = "" + Migrator.DEFAULT_PARALLELISM, paramLabel = "N",
-            description = "Entries converted at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--parallelism", defaultValue = "" + Migrator.DEFAULT_PARALLELISM, paramLabel = "N")
     int parallelism;
 
-    @Option(names = "--attempts", defaultValue = "3", paramLabel = "N",
-            description = "Compare-and-set attempts for an entry that keeps changing, from 1 to 100 (default:"
-                    + " ${DEFAULT-VALUE}).")
+    @Option(names = "--attempts", defaultValue = "3", paramLabel = "N")
     int attempts;
 
-    @Option(names = "--backup-count", defaultValue = "1", paramLabel = "N",
-            description = "Backups the map keeps of each entry, for the heap estimate, from 0 to 6 (default:"
-                    + " ${DEFAULT-VALUE}).")
+    @Option(names = "--backup-count", defaultValue = "1", paramLabel = "N")
     int backupCount;
 
     @Mixin

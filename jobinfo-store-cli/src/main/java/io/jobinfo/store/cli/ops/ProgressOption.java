@@ -6,9 +6,7 @@ import picocli.CommandLine.Option;
 /** {@code --progress}: how a long run shows its progress; a picocli mixin of gc, verify and migrate. */
 public final class ProgressOption {
 
-    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE",
-            description = "Shows progress as ${COMPLETION-CANDIDATES}: auto draws a bar on a terminal and plain"
-                    + " lines otherwise (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--progress", defaultValue = "auto", paramLabel = "MODE")
     ProgressDisplay.Mode mode;
 
     /** The display of a run named {@code verb}, on {@code err}. */

@@ -25,14 +25,6 @@ import picocli.CommandLine.Option;
  * missing ({@link PointerRebuilder}); a dry run unless {@code --apply}.
  */
 @Command(name = "rebuild-pointers", header = "Puts back pointers lost with a partition, from their blobs.",
-        description = "After a partition of the job map was lost or a split brain healed (both recorded by the"
-                + " members in the map <map>.incidents), lists the blobs whose job id has no entry in the map, in"
-                + " the lost partitions (every partition after a merge, or with --all-partitions) and last modified"
-                + " before the loss, and with --apply puts their pointers back with putIfAbsent. Each blob is"
-                + " verified first; its pointer comes from the blob alone (format version 2 envelopes record the"
-                + " initialization timestamp). A dry run unless --apply. Afterwards acknowledge with gc"
-                + " --acknowledge-incidents. Refuses SeaTunnel's engine_runningJobInfo (SeaTunnel's JobInfo values,"
-                + " or members with the drop-in): resubmit its lost jobs instead (docs/seatunnel.md).",
         exitCodeList = {"0:listed (dry run) or rebuilt every candidate",
             "1:some candidates failed or were skipped (listed: unreadable, corrupt, or no timestamp)",
             "2:invalid arguments or configuration, no loss or merge on record and no --all-partitions, or the map"
@@ -42,28 +34,20 @@ import picocli.CommandLine.Option;
             "130/143:stopped by SIGINT (Ctrl-C) or SIGTERM; each pointer was put whole or not at all: rerun"})
 public final class RebuildPointersCommand extends OpsCommand {
 
-    @Option(names = "--apply", description = "Puts the pointers; without it the command is a dry run that changes"
-            + " nothing.")
+    @Option(names = "--apply")
     boolean apply;
 
-    @Option(names = "--all-partitions", description = "Considers blobs of every partition, not only the lost ones,"
-            + " also when no loss is on record.")
+    @Option(names = "--all-partitions")
     boolean allPartitions;
 
     @Option(names = "--incident-window", defaultValue = "7d", paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Considers the incidents recorded within this window (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.class)
     Duration incidentWindow;
 
-    @Option(names = "--modified-before", paramLabel = "INSTANT",
-            description = "Considers only blobs last modified before this instant, such as 2026-12-01T09:00:00Z"
-                    + " (default: when the latest loss was seen; with --all-partitions and no loss on record,"
-                    + " 10 minutes ago, so that submits in flight are left alone).")
+    @Option(names = "--modified-before", paramLabel = "INSTANT")
     Instant modifiedBefore;
 
-    @Option(names = "--timestamp-from-modification-time", description = "Gives blobs of format version 1, which"
-            + " record no initialization timestamp, their modification time as initialization timestamp; without"
-            + " it they are listed and skipped.")
+    @Option(names = "--timestamp-from-modification-time")
     boolean timestampFromModificationTime;
 
     @Override

@@ -23,7 +23,7 @@ abstract class ReportCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--json", description = "Prints the report as one JSON object on standard output.")
+    @Option(names = "--json")
     boolean json;
 
     @Override

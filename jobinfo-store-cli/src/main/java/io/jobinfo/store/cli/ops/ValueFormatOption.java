@@ -20,12 +20,7 @@ public final class ValueFormatOption {
         inline
     }
 
-    @Option(names = "--value-format", defaultValue = "auto", paramLabel = "FORMAT",
-            description = "The inline values of the job map: ${COMPLETION-CANDIDATES}. seatunnel is SeaTunnel's own"
-                    + " JobInfo (stored as codec 2; the map then holds a JobInfo with the drop-in's reference;"
-                    + " rolled back to a JobInfo with the same timestamp and bytes),"
-                    + " inline is jobinfo-store's InlineJobInfo, auto recognises both per value and rolls codec 2"
-                    + " back to SeaTunnel's JobInfo (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--value-format", defaultValue = "auto", paramLabel = "FORMAT")
     Choice valueFormat = Choice.auto;
 
     JobValueFormats formats() {

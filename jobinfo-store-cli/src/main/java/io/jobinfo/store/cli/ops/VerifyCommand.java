@@ -17,10 +17,6 @@ import picocli.CommandLine.Option;
 
 /** {@code verify}: every pointer resolves and verifies; lists orphans and inline leftovers. Reads only. */
 @Command(name = "verify", header = "Checks every pointer of the job map against its blob and changes nothing.",
-        description = "Checks that every pointer of the job map resolves to a blob whose length and checksums match "
-                + "and whose payload decodes with the codec it was written with (a payload that passes its checksums "
-                + "but does not decode is a broken job), and lists inline values left in the map, blobs no pointer references (orphans) and leftovers of "
-                + "interrupted writes. Changes nothing.",
         exitCodeList = {"0:every pointer verified; no inline values, orphans or leftovers",
             "1:something is wrong (listed): a broken pointer or undecodable payload, a map value that does not"
                 + " decode (not deserialized), an inline value, an orphan or a leftover",
@@ -33,14 +29,11 @@ public final class VerifyCommand extends OpsCommand {
     @Mixin
     ValueFormatOption valueFormat;
 
-    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N",
-            description = "Blobs verified at once, from 1 to 64 (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--parallelism", defaultValue = "4", paramLabel = "N")
     int parallelism;
 
     @Option(names = "--ignore-younger-than", defaultValue = "0s", paramLabel = "DURATION",
-            converter = DurationConverter.class,
-            description = "Lists orphans and leftovers younger than this without counting them as problems"
-                    + " (submits in flight) (default: ${DEFAULT-VALUE}).")
+            converter = DurationConverter.class)
     Duration ignoreYoungerThan;
 
     @Mixin
