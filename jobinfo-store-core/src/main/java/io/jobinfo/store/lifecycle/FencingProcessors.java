@@ -162,23 +162,49 @@ public final class FencingProcessors {
         }
     }
 
-    /** Sets a fence to {@code max(current, epoch)} and returns the result; idempotent, so also its own backup. */
-    static final class RaiseFence implements EntryProcessor<Long, Long, Long>, JobInfoSerializable {
+    /**
+     * A processor or result whose whole state is one {@code long}, on the wire as just that {@code long}: the epoch of
+     * a {@link RaiseFence}, the floor of a {@link NextEpoch}, the fence of a {@link Rejected}.
+     */
+    abstract static class OneLong implements JobInfoSerializable {
         private static final long serialVersionUID = 1L;
 
-        private long epoch;
+        long value;
+
+        OneLong(long value) {
+            this.value = value;
+        }
+
+        @Override
+        public final void writeData(ObjectDataOutput out) throws IOException {
+            out.writeLong(value);
+        }
+
+        @Override
+        public final void readData(ObjectDataInput in) throws IOException {
+            value = in.readLong();
+        }
+    }
+
+    /**
+     * Sets a fence to {@code max(current, epoch)} and returns the result; idempotent, so also its own backup. Its
+     * value is the epoch.
+     */
+    static final class RaiseFence extends OneLong implements EntryProcessor<Long, Long, Long> {
+        private static final long serialVersionUID = 1L;
 
         public RaiseFence() {
+            super(0);
         }
 
         RaiseFence(long epoch) {
-            this.epoch = epoch;
+            super(epoch);
         }
 
         @Override
         public Long process(Map.Entry<Long, Long> entry) {
             Long current = entry.getValue();
-            long raised = current == null ? epoch : Math.max(current, epoch);
+            long raised = current == null ? value : Math.max(current, value);
             if (current == null || raised != current) {
                 entry.setValue(raised);
             }
@@ -189,40 +215,30 @@ public final class FencingProcessors {
         public int getClassId() {
             return RAISE_FENCE_CLASS_ID;
         }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeLong(epoch);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            epoch = in.readLong();
-        }
     }
 
     /**
      * Sets the epoch counter to {@code max(counter, floor) + 1} and returns it (the new epoch); the backup is raised
-     * to the same value. The floor is the highest fence the caller saw, so a counter whose entry was lost restarts
-     * above every fence.
+     * to the same value. The floor (its value) is the highest fence the caller saw, so a counter whose entry was lost
+     * restarts above every fence.
      */
-    static final class NextEpoch implements EntryProcessor<Long, Long, Long>, JobInfoSerializable {
+    static final class NextEpoch extends OneLong implements EntryProcessor<Long, Long, Long> {
         private static final long serialVersionUID = 1L;
 
-        private long floor;
         private transient long issued;
 
         public NextEpoch() {
+            super(0);
         }
 
         NextEpoch(long floor) {
-            this.floor = floor;
+            super(floor);
         }
 
         @Override
         public Long process(Map.Entry<Long, Long> entry) {
             Long current = entry.getValue();
-            issued = Math.max(current == null ? 0 : current, floor) + 1;
+            issued = Math.max(current == null ? 0 : current, value) + 1;
             entry.setValue(issued);
             return issued;
         }
@@ -236,46 +252,27 @@ public final class FencingProcessors {
         public int getClassId() {
             return NEXT_EPOCH_CLASS_ID;
         }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeLong(floor);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            floor = in.readLong();
-        }
     }
 
     /** Result of a refused {@link FencedPointerOp}: the fence that refused it. */
-    public static final class Rejected implements JobInfoSerializable {
-        private long fence;
+    public static final class Rejected extends OneLong {
+        private static final long serialVersionUID = 1L;
 
         public Rejected() {
+            super(0);
         }
 
         Rejected(long fence) {
-            this.fence = fence;
+            super(fence);
         }
 
         public long fence() {
-            return fence;
+            return value;
         }
 
         @Override
         public int getClassId() {
             return REJECTED_CLASS_ID;
-        }
-
-        @Override
-        public void writeData(ObjectDataOutput out) throws IOException {
-            out.writeLong(fence);
-        }
-
-        @Override
-        public void readData(ObjectDataInput in) throws IOException {
-            fence = in.readLong();
         }
     }
 }
