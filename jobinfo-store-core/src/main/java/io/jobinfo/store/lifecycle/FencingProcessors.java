@@ -38,8 +38,8 @@ public final class FencingProcessors {
         private String fenceMapName;
         private long fenceKey;
         private long writerEpoch;
-        private byte op;
-        private Object value;
+        /** What to do if the fence allows it; also what the backups replay. */
+        private BackupApply change = new BackupApply();
         private transient HazelcastInstance hazelcast;
         private transient boolean changed;
 
@@ -50,8 +50,7 @@ public final class FencingProcessors {
             this.fenceMapName = fenceMapName;
             this.fenceKey = fenceKey;
             this.writerEpoch = writerEpoch;
-            this.op = op;
-            this.value = value;
+            this.change = new BackupApply(op, value);
         }
 
         @Override
@@ -76,18 +75,11 @@ public final class FencingProcessors {
                 return new Rejected(current);
             }
             Object previous = entry.getValue();
-            if (op == PUT_IF_ABSENT) {
-                if (previous == null) {
-                    entry.setValue(value);
-                    changed = true;
-                }
-            } else if (op == CLAIM) {
-                if (previous != null && !(previous instanceof DeleteMarker)) {
-                    entry.setValue(value);
-                    changed = true;
-                }
-            } else if (previous != null) {
-                entry.setValue(null);
+            byte op = change.op;
+            if (op == PUT_IF_ABSENT ? previous == null
+                    : op == CLAIM ? previous != null && !(previous instanceof DeleteMarker)
+                    : previous != null) {
+                change.process(entry);
                 changed = true;
             }
             return previous;
@@ -96,7 +88,7 @@ public final class FencingProcessors {
         @Override
         public EntryProcessor<Long, Object, Object> getBackupProcessor() {
             // Replay exactly what the primary did; nothing if it changed nothing.
-            return changed ? new BackupApply(op, value) : null;
+            return changed ? change : null;
         }
 
         @Override
@@ -109,8 +101,7 @@ public final class FencingProcessors {
             out.writeString(fenceMapName);
             out.writeLong(fenceKey);
             out.writeLong(writerEpoch);
-            out.writeByte(op);
-            out.writeObject(value);
+            change.writeData(out); // op, then value
         }
 
         @Override
@@ -118,12 +109,14 @@ public final class FencingProcessors {
             fenceMapName = in.readString();
             fenceKey = in.readLong();
             writerEpoch = in.readLong();
-            op = in.readByte();
-            value = in.readObject();
+            change.readData(in);
         }
     }
 
-    /** Backup side of {@link FencedPointerOp}: applies the primary's decision without checking again. */
+    /**
+     * One change of an entry (put the value, or remove it): what a {@link FencedPointerOp} applies once its fence
+     * allows it, and its backup side, which applies the primary's decision without checking again.
+     */
     static final class BackupApply implements EntryProcessor<Long, Object, Object>, JobInfoSerializable {
         private static final long serialVersionUID = 1L;
 
@@ -171,6 +164,7 @@ public final class FencingProcessors {
 
         long value;
 
+        /** @param value the state, or 0 for an instance the factory creates for {@link #readData} */
         OneLong(long value) {
             this.value = value;
         }
@@ -192,10 +186,6 @@ public final class FencingProcessors {
      */
     static final class RaiseFence extends OneLong implements EntryProcessor<Long, Long, Long> {
         private static final long serialVersionUID = 1L;
-
-        public RaiseFence() {
-            super(0);
-        }
 
         RaiseFence(long epoch) {
             super(epoch);
@@ -227,10 +217,6 @@ public final class FencingProcessors {
 
         private transient long issued;
 
-        public NextEpoch() {
-            super(0);
-        }
-
         NextEpoch(long floor) {
             super(floor);
         }
@@ -257,10 +243,6 @@ public final class FencingProcessors {
     /** Result of a refused {@link FencedPointerOp}: the fence that refused it. */
     public static final class Rejected extends OneLong {
         private static final long serialVersionUID = 1L;
-
-        public Rejected() {
-            super(0);
-        }
 
         Rejected(long fence) {
             super(fence);

@@ -54,11 +54,11 @@ public final class JobInfoSerialization {
                 case FencingProcessors.BACKUP_APPLY_CLASS_ID:
                     return new FencingProcessors.BackupApply();
                 case FencingProcessors.RAISE_FENCE_CLASS_ID:
-                    return new FencingProcessors.RaiseFence();
+                    return new FencingProcessors.RaiseFence(0); // its long is read by readData
                 case FencingProcessors.NEXT_EPOCH_CLASS_ID:
-                    return new FencingProcessors.NextEpoch();
+                    return new FencingProcessors.NextEpoch(0); // its long is read by readData
                 case FencingProcessors.REJECTED_CLASS_ID:
-                    return new FencingProcessors.Rejected();
+                    return new FencingProcessors.Rejected(0); // its long is read by readData
                 case DELETE_MARKER_CLASS_ID:
                     return new DeleteMarker();
                 case INCIDENT_CLASS_ID:
