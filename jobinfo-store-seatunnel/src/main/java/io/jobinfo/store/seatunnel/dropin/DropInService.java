@@ -275,6 +275,12 @@ public final class DropInService implements ManagedService {
         return resolver;
     }
 
+    /** The store of history map {@code map} with its resolver, or null (this member keeps no history of it). */
+    HistoryStores.Store historyStore(String map) {
+        HistoryStores h = history;
+        return h == null ? null : h.store(map);
+    }
+
     /** The resolver of the history store {@code storeId}, or null (no such history store on this member). */
     JobInfoResolver historyResolver(String storeId) {
         HistoryStores h = history;

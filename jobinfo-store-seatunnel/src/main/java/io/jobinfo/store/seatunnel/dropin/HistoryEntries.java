@@ -30,7 +30,7 @@ final class HistoryEntries {
         }
 
         boolean isReference() {
-            return value != null && value.getType() == HistoryReferenceSerializer.TYPE_ID;
+            return value != null && HistoryReferenceSerializer.isReference(value.getType());
         }
     }
 

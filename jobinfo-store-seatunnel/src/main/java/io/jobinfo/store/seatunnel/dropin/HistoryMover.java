@@ -111,7 +111,7 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
         }
         int type = ((payload[4] & 0xff) << 24) | ((payload[5] & 0xff) << 16) | ((payload[6] & 0xff) << 8)
                 | (payload[7] & 0xff);
-        if (type == HistoryReferenceSerializer.TYPE_ID || type == JobInfoReferenceSerializer.TYPE_ID || type == 0) {
+        if (HistoryReferenceSerializer.isReference(type) || type == JobInfoReferenceSerializer.TYPE_ID || type == 0) {
             throw new CodecException("job " + jobId + ": the blob holds Hazelcast type id " + type + ", not a history"
                     + " value");
         }
@@ -152,7 +152,7 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
     @Override
     void written(EntryEvent<Long, Object> event) {
         Data value = event instanceof DataAwareEntryEvent ? ((DataAwareEntryEvent<?, ?>) event).getNewValueData() : null;
-        if (value == null || value.getType() != HistoryReferenceSerializer.TYPE_ID) {
+        if (value == null || !HistoryReferenceSerializer.isReference(value.getType())) {
             schedule(event.getKey());
         }
     }
@@ -161,7 +161,7 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
     void gone(EntryEvent<Long, Object> event) {
         Data old = event instanceof DataAwareEntryEvent ? ((DataAwareEntryEvent<?, ?>) event).getOldValueData() : null;
         badReported.remove(event.getKey());
-        if (old == null || old.getType() == HistoryReferenceSerializer.TYPE_ID) {
+        if (old == null || HistoryReferenceSerializer.isReference(old.getType())) {
             final long jobId = event.getKey();
             run(() -> delete(jobId, false));
         }
@@ -217,7 +217,7 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
             ReferenceWrite.Result r = writer.write(jobId, blob, new ReferenceWrite.Entry() {
                 @Override
                 public boolean replace(JobInfoPointer pointer) {
-                    if (!map.replace(jobId, inline, referenceOf(pointer, expiresAt))) {
+                    if (!map.replace(jobId, inline, referenceOf(pointer))) {
                         return false;
                     }
                     restoreTtl(jobId, expiresAt);
@@ -231,7 +231,7 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
                         return ReferenceWrite.State.GONE;
                     }
                     if (s.isReference()) {
-                        return referenceOf(pointer, expiresAt).equals(s.value) ? ReferenceWrite.State.REFERENCE_WRITTEN
+                        return referenceOf(pointer).equals(s.value) ? ReferenceWrite.State.REFERENCE_WRITTEN
                                 : ReferenceWrite.State.OTHER_REFERENCE;
                     }
                     return inline.equals(s.value) ? ReferenceWrite.State.SAME_INLINE : ReferenceWrite.State.OTHER_INLINE;
@@ -276,8 +276,9 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
         }
     }
 
-    private Data referenceOf(JobInfoPointer pointer, long expiresAt) {
-        return serialization.toData(new HistoryReference(pointer, expiresAt));
+    /** The reference to {@code pointer}, whose timestamp is the entry's expiry (the blob is sealed with it). */
+    private Data referenceOf(JobInfoPointer pointer) {
+        return serialization.toData(new HistoryReference(pointer, name));
     }
 
     /** Hazelcast 5.1's replace drops the entry's TTL: the time SeaTunnel gave it is set again. */
@@ -360,9 +361,9 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
     private void repairTtl(long jobId, Data reference) {
         long expiresAt;
         try {
-            expiresAt = HistoryReferenceSerializer.readReference(
+            expiresAt = HistoryReferenceSerializer.expiresAt(reference.getType(),
                     ((com.hazelcast.internal.serialization.InternalSerializationService) serialization)
-                            .createObjectDataInput(reference)).expiresAt();
+                            .createObjectDataInput(reference));
         } catch (java.io.IOException | RuntimeException e) {
             reportBad(jobId, "a history reference that cannot be read: " + e);
             return;

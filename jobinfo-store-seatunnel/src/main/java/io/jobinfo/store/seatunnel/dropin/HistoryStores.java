@@ -71,6 +71,31 @@ final class HistoryStores {
         return resolversById.get(storeId);
     }
 
+    /** The store of history map {@code map} and its resolver, or null if this member keeps no history of it. */
+    Store store(String map) {
+        JobInfoStore store = stores.get(map);
+        return store == null ? null : new Store(store.storeId(), resolversByMap.get(map));
+    }
+
+    /** A history map's store id and resolver. */
+    static final class Store {
+        private final String storeId;
+        private final JobInfoResolver resolver;
+
+        Store(String storeId, JobInfoResolver resolver) {
+            this.storeId = storeId;
+            this.resolver = resolver;
+        }
+
+        String storeId() {
+            return storeId;
+        }
+
+        JobInfoResolver resolver() {
+            return resolver;
+        }
+    }
+
     /**
      * Starts a mover per map, once the member has started; {@code everyMemberHasThePlugin} is the running-job mover's
      * cached check ({@link JobInfoMover#everyMemberHasThePlugin()}).
