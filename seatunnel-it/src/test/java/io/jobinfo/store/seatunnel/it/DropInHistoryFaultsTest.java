@@ -4,7 +4,13 @@ import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.seatunnel.ReferenceData;
+import io.jobinfo.store.config.JobInfoStorageConfig;
+import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.seatunnel.dropin.HistoryMaps;
 import io.jobinfo.store.seatunnel.dropin.HistoryReferenceSerializer;
+import io.jobinfo.store.seatunnel.dropin.HistoryReferenceV1Serializer;
+import io.jobinfo.store.spi.JobInfoStore;
+import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
@@ -350,6 +356,60 @@ class DropInHistoryFaultsTest {
             assertThat(blobFiles(blobsOf(STORE, map)).keySet()).as("%s blobs after the restart (%d samples while"
                     + " the member was gone)", map, samples).containsExactlyInAnyOrderElementsOf(LIVE.get(map));
         }
+    }
+
+    /**
+     * An upgrade from an earlier drop-in: the history maps hold references of the first format ("JIH1": the whole
+     * pointer with its store id, then the expiry), which this drop-in no longer writes. Such a reference (written here
+     * as the earlier drop-in wrote it, with its blob: job 1's values under a new id) is served by REST job-info on
+     * both members, left as it is (no second blob, no rewrite), and its blob goes when its entry is removed.
+     */
+    @Test
+    @Order(6)
+    void aReferenceOfTheFirstFormatIsServedAndItsBlobGoesWithItsEntry() throws Exception {
+        ClusterClient client = ST.client();
+        RestClient rest = new RestClient();
+        long id = client.newJobId();
+        long source = JOBS.get(1);
+        long expiresAt = System.currentTimeMillis() + 300_000;
+        com.hazelcast.internal.serialization.InternalSerializationService serialization =
+                new com.hazelcast.internal.serialization.impl.DefaultSerializationServiceBuilder().build();
+        Map<String, byte[]> blobs = new LinkedHashMap<>();
+        for (String map : MAPS) {
+            byte[] payload = ORIGINALS.get(map).get(source);
+            byte[] blob = BlobEnvelope.wrap(id, 3, expiresAt, payload);
+            Files.write(blobsOf(STORE, map).resolve(StoreNaming.blobName(id)), blob);
+            blobs.put(map, blob);
+            String storeId;
+            try (JobInfoStore store = JobInfoStores.open(HistoryMaps.storageOf(
+                    JobInfoStorageConfig.builder("local").namespace(STORE.toString()).build(), map))) {
+                storeId = store.storeId();
+            }
+            JobInfoPointer pointer = new JobInfoPointer(id, expiresAt, storeId,
+                    BlobEnvelope.headerFor(id, 3, expiresAt, payload));
+            com.hazelcast.internal.nio.BufferObjectDataOutput out = serialization.createObjectDataOutput();
+            pointer.writeData(out);
+            out.writeLong(expiresAt);
+            map(client, map).set(id, data(HistoryReferenceV1Serializer.TYPE_ID, out.toByteArray()), 300,
+                    TimeUnit.SECONDS);
+        }
+        for (int port : List.of(ST.cluster().port(0), ST.cluster().port(1))) {
+            RestClient.Response r = rest.get(port, RestClient.JOB_INFO + id);
+            assertThat(r.status()).as("job-info of %d (first-format references) on member %d: %s", id, port,
+                    r.body()).isEqualTo(200);
+            assertThat(r.body()).as("job-info of %d on member %d", id, port).contains("history-fault-1")
+                    .doesNotContain("history-fault-0");
+        }
+        ClusterClient.await(() -> Duration.ofMillis(System.currentTimeMillis() - (expiresAt - 300_000))
+                .toSeconds() >= 5, Duration.ofSeconds(20), () -> ""); // two sweeps
+        for (String map : MAPS) {
+            assertThat(blobFiles(blobsOf(STORE, map)).get(id)).as("%s blob of %d after two sweeps", map, id)
+                    .isEqualTo(blobs.get(map));
+            map(client, map).delete(id);
+        }
+        ClusterClient.await(() -> MAPS.stream().noneMatch(m -> blobFiles(blobsOf(STORE, m)).containsKey(id)),
+                Duration.ofSeconds(30), () -> "blobs of " + id + " after its first-format entries were removed: "
+                        + MAPS.stream().filter(m -> blobFiles(blobsOf(STORE, m)).containsKey(id)).toList());
     }
 
     private static IMap<Long, Object> map(ClusterClient client, String name) {
