@@ -1,7 +1,12 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import com.hazelcast.cluster.MembershipEvent;
+import com.hazelcast.cluster.MembershipListener;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.LifecycleEvent;
+import com.hazelcast.partition.MigrationListener;
+import com.hazelcast.partition.MigrationState;
+import com.hazelcast.partition.ReplicaMigrationEvent;
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.lifecycle.IncidentLog;
 import io.jobinfo.store.lifecycle.PartitionLossMonitor;
@@ -9,6 +14,9 @@ import io.jobinfo.store.lifecycle.PartitionLossMonitor;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * Says whether this member's view of {@code engine_runningJobInfo} may be partial, so that no blob is deleted on a
@@ -25,9 +33,19 @@ import java.util.UUID;
  *   library path (gc only: the delete after a job's removal concerns an entry that existed);</li>
  *   <li>the partitions are not in sync with their backups ({@code isClusterSafe} false).</li>
  * </ul>
- * Failure: if the incident log cannot be read, that is a reason to hold too.
+ * {@code isClusterSafe} asks every member, which made each delete cost a cluster round trip (3,000 deletes of
+ * history blobs took five minutes on a 3-member cluster). A positive answer is therefore trusted for
+ * {@value #SAFE_FOR_MILLIS} ms unless a partition migration or a membership change is seen meanwhile (a migration
+ * listener and a membership listener of this member count them): backups fall out of sync only through those (the
+ * maps' backups are synchronous), and the member count check above catches a member lost without a migration yet.
+ * A negative answer is never cached.
+ *
+ * <p>Failure: if the incident log cannot be read, that is a reason to hold too.
  */
 final class ClusterViewGuard implements AutoCloseable {
+
+    /** How long a positive {@code isClusterSafe} is trusted without a migration or membership change. */
+    static final long SAFE_FOR_MILLIS = 1000;
 
     private final HazelcastInstance instance;
     private final String mapName;
@@ -36,11 +54,30 @@ final class ClusterViewGuard implements AutoCloseable {
     private final PartitionLossMonitor lossMonitor;
     private final UUID lifecycleRegistration;
     private volatile boolean merging;
+    private final BooleanSupplier clusterSafe;
+    private final long safeForNanos;
+    /** Migrations and membership changes seen so far; a cached positive answer is valid for one count only. */
+    private final AtomicLong changes = new AtomicLong();
+    private final UUID migrationRegistration;
+    private final UUID membershipRegistration;
+    /** The last positive answer of {@link #clusterSafe}: the count of changes before it and when it was given. */
+    private volatile long[] safe;
     private int largestSeen;
     private long largestSeenAt;
 
     ClusterViewGuard(HazelcastInstance instance, String mapName, long windowMillis) {
+        this(instance, mapName, windowMillis, instance.getPartitionService()::isClusterSafe, SAFE_FOR_MILLIS);
+    }
+
+    /**
+     * With {@code clusterSafe} asked instead of {@code isClusterSafe} directly, its positive answers trusted for
+     * {@code safeForMillis} (a test counts the calls over a longer period).
+     */
+    ClusterViewGuard(HazelcastInstance instance, String mapName, long windowMillis, BooleanSupplier clusterSafe,
+                     long safeForMillis) {
         this.instance = instance;
+        this.clusterSafe = clusterSafe;
+        this.safeForNanos = TimeUnit.MILLISECONDS.toNanos(safeForMillis);
         this.mapName = mapName;
         this.windowMillis = windowMillis;
         this.incidents = new IncidentLog(instance, mapName);
@@ -54,7 +91,58 @@ final class ClusterViewGuard implements AutoCloseable {
                 merging = false;
             }
         });
+        this.migrationRegistration = instance.getPartitionService().addMigrationListener(new MigrationListener() {
+            @Override
+            public void migrationStarted(MigrationState state) {
+                changes.incrementAndGet();
+            }
+
+            @Override
+            public void migrationFinished(MigrationState state) {
+                changes.incrementAndGet();
+            }
+
+            @Override
+            public void replicaMigrationCompleted(ReplicaMigrationEvent event) {
+                changes.incrementAndGet();
+            }
+
+            @Override
+            public void replicaMigrationFailed(ReplicaMigrationEvent event) {
+                changes.incrementAndGet();
+            }
+        });
+        this.membershipRegistration = instance.getCluster().addMembershipListener(new MembershipListener() {
+            @Override
+            public void memberAdded(MembershipEvent event) {
+                changes.incrementAndGet();
+            }
+
+            @Override
+            public void memberRemoved(MembershipEvent event) {
+                changes.incrementAndGet();
+            }
+        });
         observeMembers();
+    }
+
+    /**
+     * Whether every partition is in sync with its backups: {@code isClusterSafe}, or its last positive answer if that
+     * is younger than {@value #SAFE_FOR_MILLIS} ms and no migration or membership change was seen since (the count is
+     * taken before the question, so a change during it makes the answer stale at once).
+     */
+    boolean clusterSafe() {
+        long seen = changes.get();
+        long now = System.nanoTime();
+        long[] last = safe;
+        if (last != null && last[0] == seen && now - last[1] < safeForNanos) {
+            return true;
+        }
+        if (!clusterSafe.getAsBoolean()) {
+            return false;
+        }
+        safe = new long[] {seen, now};
+        return true;
     }
 
     /** Records the current member count; called by {@link #holdReason} and on every sweep. */
@@ -89,7 +177,7 @@ final class ClusterViewGuard implements AutoCloseable {
         if (merging) {
             return "a split brain is being merged";
         }
-        if (!instance.getPartitionService().isClusterSafe()) {
+        if (!clusterSafe()) {
             return "partitions are migrating or not in sync with their backups";
         }
         if (!withIncidents) {
@@ -113,6 +201,8 @@ final class ClusterViewGuard implements AutoCloseable {
         try {
             lossMonitor.close();
             instance.getLifecycleService().removeLifecycleListener(lifecycleRegistration);
+            instance.getPartitionService().removeMigrationListener(migrationRegistration);
+            instance.getCluster().removeMembershipListener(membershipRegistration);
         } catch (RuntimeException e) {
             // the member is going away
         }
