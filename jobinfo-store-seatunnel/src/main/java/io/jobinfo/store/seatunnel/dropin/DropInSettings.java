@@ -1,6 +1,7 @@
 package io.jobinfo.store.seatunnel.dropin;
 
 import io.jobinfo.store.config.ConfigYaml;
+import io.jobinfo.store.config.ByteSize;
 import io.jobinfo.store.config.InvalidConfigurationException;
 import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.spi.JobInfoStores;
@@ -16,6 +17,7 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -98,6 +100,8 @@ public final class DropInSettings {
     private final boolean telemetryMetrics;
     private List<String> historyMaps = Collections.emptyList();
     private long historyMaxRetained = HistoryRetention.UNBOUNDED;
+    /** -1: the running jobs' cache bound ({@code jobinfo-storage.cache.max-bytes}). */
+    private long historyCacheMaxBytes = -1;
 
     DropInSettings(JobInfoStorageConfig storage, Mode mode, String source, long readTimeoutMillis,
                    long sweepIntervalMillis, long gcGraceMillis, int moveThreads, long viewWindowMillis,
@@ -172,6 +176,7 @@ public final class DropInSettings {
                 + HistoryMaps.KEY, problems);
         long maxRetained = HistoryRetention.parse(dropInSection(root), "seatunnel.engine." + DROPIN_SECTION + "."
                 + HistoryRetention.KEY, problems);
+        long historyCache = historyCacheMaxBytes(dropInSection(root), problems);
         long readTimeout = number(system, READ_TIMEOUT, 600, 0, 86_400, problems) * 1000;
         long operationThreadWait = number(system, OPERATION_THREAD_WAIT, 5, 0, 600, problems) * 1000;
         long summaryInterval = number(system, SUMMARY_INTERVAL, 300, 1, 86_400, problems) * 1000;
@@ -190,7 +195,31 @@ public final class DropInSettings {
                 viewWindow, operationThreadWait, summaryInterval, telemetryMetrics(root));
         settings.historyMaps = history;
         settings.historyMaxRetained = maxRetained;
+        settings.historyCacheMaxBytes = historyCache;
         return settings;
+    }
+
+    /** The key of {@link #historyCacheMaxBytes()} in {@code seatunnel.engine.jobinfo-dropin}. */
+    static final String HISTORY_CACHE_MAX_BYTES = "history-cache-max-bytes";
+
+    private static long historyCacheMaxBytes(Map<?, ?> section, List<String> problems) {
+        Object value = section.get(HISTORY_CACHE_MAX_BYTES);
+        if (value == null) {
+            return -1;
+        }
+        try {
+            long bytes = ByteSize.parse(value);
+            if (bytes >= 0) {
+                return bytes;
+            }
+        } catch (IllegalArgumentException bad) {
+            // reported below
+        }
+        problems.add("seatunnel.engine." + DROPIN_SECTION + "." + HISTORY_CACHE_MAX_BYTES + ": '" + value + "' is not"
+                + " a size; give bytes such as 64MiB or 512MiB (the one bound of the finished-job history all three"
+                + " history maps share on a member), 0 for no history cache, or leave the key out for"
+                + " jobinfo-storage.cache.max-bytes");
+        return -1;
     }
 
     private static Map<?, ?> dropInSection(Map<?, ?> root) {
@@ -213,11 +242,10 @@ public final class DropInSettings {
             problems.add(name + ": must be a mapping such as {mode: passive}");
             return Mode.ACTIVE;
         }
+        List<String> known = Arrays.asList(MODE_KEY, HistoryMaps.KEY, HistoryRetention.KEY, HISTORY_CACHE_MAX_BYTES);
         for (Object key : ((Map<?, ?>) section).keySet()) {
-            if (!MODE_KEY.equals(String.valueOf(key)) && !HistoryMaps.KEY.equals(String.valueOf(key))
-                    && !HistoryRetention.KEY.equals(String.valueOf(key))) {
-                problems.add(name + "." + key + ": unknown key; known keys: [" + MODE_KEY + ", " + HistoryMaps.KEY
-                        + ", " + HistoryRetention.KEY + "]");
+            if (!known.contains(String.valueOf(key))) {
+                problems.add(name + "." + key + ": unknown key; known keys: " + known);
             }
         }
         Object value = ((Map<?, ?>) section).get(MODE_KEY);
@@ -337,6 +365,16 @@ public final class DropInSettings {
      */
     public long historyMaxRetained() {
         return historyMaxRetained;
+    }
+
+    /**
+     * The one bound, in payload bytes, of the history values a member keeps decoded-ready in memory, shared by the
+     * three history maps ({@code seatunnel.engine.jobinfo-dropin.history-cache-max-bytes}; 0: none); by default
+     * {@code jobinfo-storage.cache.max-bytes}, the running jobs' bound (before, each history map had a cache of that
+     * size of its own).
+     */
+    public long historyCacheMaxBytes() {
+        return historyCacheMaxBytes >= 0 ? historyCacheMaxBytes : storage.cache().maxBytes();
     }
 
     /** How long a member count below the largest seen holds deletes ({@link #VIEW_WINDOW}). */

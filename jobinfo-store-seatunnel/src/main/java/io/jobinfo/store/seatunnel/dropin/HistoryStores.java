@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.dropin;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.logging.ILogger;
@@ -19,7 +20,7 @@ import java.util.Map;
  * The stores, resolvers and movers of the history maps a member's {@link DropInSettings#historyMaps()} names: one
  * store per map over its sub-namespace ({@link HistoryMaps#subNamespace}; same type and plugin-config as the
  * running jobs' store, its own store id, claimed by the cluster like the main namespace), each with a resolver of its
- * own (the main store's cache size each).
+ * own; the three resolvers share one payload cache, bounded by {@link DropInSettings#historyCacheMaxBytes()}.
  */
 final class HistoryStores {
 
@@ -43,6 +44,9 @@ final class HistoryStores {
         HistoryStores h = new HistoryStores();
         h.metrics = metrics;
         JobInfoStorageConfig main = settings.storage();
+        // one bound for the three maps' values (history-cache-max-bytes), not one cache of cache.max-bytes each
+        Cache<JobInfoResolver.PayloadKey, JobInfoResolver.CachedPayload> cache = JobInfoResolver.sharedCache(
+                settings.historyCacheMaxBytes(), main.cache());
         for (String map : settings.historyMaps()) {
             JobInfoStorageConfig sub = HistoryMaps.storageOf(main, map);
             JobInfoStore store;
@@ -56,7 +60,8 @@ final class HistoryStores {
                         + sub.namespace() + ", seatunnel.engine.jobinfo-dropin.history from " + settings.source()
                         + "): " + e.getMessage());
             }
-            JobInfoResolver resolver = new JobInfoResolver(store, sub.cache(), settings.readTimeoutMillis(),
+            JobInfoResolver resolver = new JobInfoResolver(store, cache, main.cache().maxEntryBytes(),
+                    settings.readTimeoutMillis(),
                     settings.operationThreadWaitMillis(), metrics, HistoryMover::checkPayload, "put the blob back from"
                     + " a backup, or remove the job's entry from " + map + " (it expires with"
                     + " history-job-expire-minutes anyway)");

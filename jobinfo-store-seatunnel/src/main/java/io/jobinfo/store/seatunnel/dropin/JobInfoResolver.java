@@ -2,6 +2,7 @@ package io.jobinfo.store.seatunnel.dropin;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.google.auto.value.AutoValue;
 import com.hazelcast.internal.serialization.SerializationService;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
@@ -55,8 +56,11 @@ final class JobInfoResolver implements AutoCloseable {
     static final int READER_THREADS = 8;
 
     private final JobInfoStore store;
-    /** Payloads by job id, each with the pointer it was loaded for: a hit counts only for that very pointer. */
-    private final Cache<Long, CachedPayload> cache;
+    /**
+     * Payloads by store and job id, each with the pointer it was loaded for: a hit counts only for that very pointer.
+     * The history maps' resolvers share one ({@link #sharedCache}); the running jobs' resolver has its own.
+     */
+    private final Cache<PayloadKey, CachedPayload> cache;
     private final long maxEntryBytes;
     private final long readTimeoutMillis;
     private final long operationThreadWaitMillis;
@@ -66,8 +70,20 @@ final class JobInfoResolver implements AutoCloseable {
 
     JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
                     DropInMetrics metrics) {
-        this(store, cacheConfig, readTimeoutMillis, operationThreadWaitMillis, metrics, SeaTunnelJobDataCodec::inspect,
-                WAY_OUT);
+        this(store, sharedCache(cacheConfig.maxBytes(), cacheConfig), cacheConfig.maxEntryBytes(), readTimeoutMillis,
+                operationThreadWaitMillis, metrics, SeaTunnelJobDataCodec::inspect, WAY_OUT);
+    }
+
+    /**
+     * A payload cache of at most {@code maxBytes} (payload bytes; 0: none, {@code null} is returned), with
+     * {@code cacheConfig}'s expire-after-access, for one resolver or shared by several (keys name the store).
+     */
+    static Cache<PayloadKey, CachedPayload> sharedCache(long maxBytes, CacheConfig cacheConfig) {
+        return maxBytes <= 0 ? null : Caffeine.newBuilder()
+                .maximumWeight(maxBytes)
+                .weigher((PayloadKey key, CachedPayload cached) -> cached.bytes.length)
+                .expireAfterAccess(cacheConfig.expireAfterAccess().toMillis(), TimeUnit.MILLISECONDS)
+                .build();
     }
 
     /** What a blob's verified payload must be before it is served (a job's Data; a history value's Data). */
@@ -76,23 +92,27 @@ final class JobInfoResolver implements AutoCloseable {
     }
 
     private final PayloadCheck payloadCheck;
+    /** The store id of {@link #store}: the cache's keys name it, so that several resolvers may share one cache. */
+    private final String storeId;
     /** What an operator can do about a blob that is gone or damaged, for messages. */
     private final String wayOut;
 
-    JobInfoResolver(JobInfoStore store, CacheConfig cacheConfig, long readTimeoutMillis, long operationThreadWaitMillis,
-                    DropInMetrics metrics, PayloadCheck payloadCheck, String wayOut) {
+    /**
+     * @param cache         where payloads are kept ({@link #sharedCache}; {@code null}: none)
+     * @param maxEntryBytes payloads above this are served but not cached
+     */
+    JobInfoResolver(JobInfoStore store, Cache<PayloadKey, CachedPayload> cache, long maxEntryBytes,
+                    long readTimeoutMillis, long operationThreadWaitMillis, DropInMetrics metrics,
+                    PayloadCheck payloadCheck, String wayOut) {
         this.payloadCheck = payloadCheck;
         this.wayOut = wayOut;
         this.store = store;
-        this.maxEntryBytes = cacheConfig.maxEntryBytes();
+        this.storeId = store.storeId();
+        this.maxEntryBytes = maxEntryBytes;
         this.readTimeoutMillis = readTimeoutMillis;
         this.operationThreadWaitMillis = operationThreadWaitMillis;
         this.metrics = metrics;
-        this.cache = cacheConfig.maxBytes() <= 0 ? null : Caffeine.newBuilder()
-                .maximumWeight(cacheConfig.maxBytes())
-                .weigher((Long id, CachedPayload cached) -> cached.bytes.length)
-                .expireAfterAccess(cacheConfig.expireAfterAccess().toMillis(), TimeUnit.MILLISECONDS)
-                .build();
+        this.cache = cache;
         final AtomicInteger n = new AtomicInteger();
         ThreadPoolExecutor pool = new ThreadPoolExecutor(READER_THREADS, READER_THREADS, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<Runnable>(), r -> {
@@ -108,7 +128,7 @@ final class JobInfoResolver implements AutoCloseable {
     Object resolve(JobInfoPointer pointer, SerializationService serialization) {
         metrics.reads.incrementAndGet();
         DropInSteps.reached(DropInStepListener.Step.RESOLVE, pointer.jobId());
-        CachedPayload cached = cache == null ? null : cache.getIfPresent(pointer.jobId());
+        CachedPayload cached = cache == null ? null : cache.getIfPresent(PayloadKey.of(storeId, pointer.jobId()));
         byte[] payload;
         if (cached != null && cached.pointer.equals(pointer)) {
             metrics.cacheHits.incrementAndGet();
@@ -124,7 +144,7 @@ final class JobInfoResolver implements AutoCloseable {
     /** Forgets the cached bytes of a job (its blob is being deleted). */
     void invalidate(long jobId) {
         if (cache != null) {
-            cache.invalidate(jobId);
+            cache.invalidate(PayloadKey.of(storeId, jobId));
         }
     }
 
@@ -184,7 +204,7 @@ final class JobInfoResolver implements AutoCloseable {
                 try {
                     byte[] payload = load(pointer);
                     if (cache != null && payload.length <= maxEntryBytes) {
-                        cache.put(pointer.jobId(), new CachedPayload(pointer, payload));
+                        cache.put(PayloadKey.of(storeId, pointer.jobId()), new CachedPayload(pointer, payload));
                     }
                     result.complete(payload);
                 } catch (Throwable t) {
@@ -205,7 +225,19 @@ final class JobInfoResolver implements AutoCloseable {
      * A verified payload and the pointer it was loaded for. Pointers are equal only when job id, store, length,
      * CRC32C, SHA-256 prefix, codec, format and initialization timestamp all are.
      */
-    private static final class CachedPayload {
+    /** A cached payload's key: the store (one per history map) and the job id. */
+    @AutoValue
+    abstract static class PayloadKey {
+        static PayloadKey of(String storeId, long jobId) {
+            return new AutoValue_JobInfoResolver_PayloadKey(storeId, jobId);
+        }
+
+        abstract String storeId();
+
+        abstract long jobId();
+    }
+
+    static final class CachedPayload {
         final JobInfoPointer pointer;
         final byte[] bytes;
 

@@ -153,7 +153,7 @@ class DropInSettingsTest {
                 .hasMessageContaining("jobinfo-storage.namespace")
                 .hasMessageContaining("seatunnel.engine.jobinfo-dropin.mode: 'adopt' is not a mode")
                 .hasMessageContaining("seatunnel.engine.jobinfo-dropin.speed: unknown key")
-                .hasMessageContaining("history-max-retained]");
+                .hasMessageContaining("history-max-retained, history-cache-max-bytes]");
     }
 
     @Test
