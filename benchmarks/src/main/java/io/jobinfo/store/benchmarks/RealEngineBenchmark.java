@@ -13,8 +13,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
- * What the real-engine scenarios of the report share ({@link SeaTunnelEngineBenchmark}, {@link SeaTunnelScaleBenchmark},
- * {@link SeaTunnelHistoryBenchmark}): each is skipped by {@code --quick} and {@code --no-engine}, needs the built
+ * What the real-engine scenarios of the report share ({@link SeaTunnelEngineBenchmark},
+ * {@link SeaTunnelScaleBenchmark}, {@link SeaTunnelHistoryBenchmark}): each is skipped by {@code --quick} and {@code --no-engine}, needs the built
  * harness, runs rounds in which a stock and a drop-in cluster of SeaTunnel member processes run one after the other
  * (the order alternating), puts its figures into {@link Metrics} and writes a section of medians across rounds, with
  * notes on what was skipped or failed. A failed round never throws.

@@ -28,8 +28,11 @@ final class SeaTunnelEngineBenchmark extends RealEngineBenchmark {
 
     @Override
     String skipped() {
-        return o.quick ? "Skipped by `--quick`: two real SeaTunnel clusters of member processes take about two minutes."
-                + " Run the report without `--quick` (or `bin/jobinfo-store demo --engine seatunnel`)." : super.skipped();
+        if (!o.quick) {
+            return super.skipped();
+        }
+        return "Skipped by `--quick`: two real SeaTunnel clusters of member processes take about two minutes."
+                + " Run the report without `--quick` (or `bin/jobinfo-store demo --engine seatunnel`).";
     }
 
     @Override
