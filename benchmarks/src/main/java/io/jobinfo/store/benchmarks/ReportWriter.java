@@ -647,23 +647,23 @@ final class ReportWriter {
     }
 
     static String fmt0(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%,.0f", v);
+        return orNa("%,.0f", v);
     }
 
     static String f0(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.0f", v);
+        return orNa("%.0f", v);
     }
 
     static String f2(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.2f", v);
+        return orNa("%.2f", v);
     }
 
     static String f3(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.3f", v);
+        return orNa("%.3f", v);
     }
 
     static String ms(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, v < 10 ? "%.2f ms" : "%.0f ms", v);
+        return orNa(v < 10 ? "%.2f ms" : "%.0f ms", v);
     }
 
     static String us(double v) {
@@ -683,11 +683,16 @@ final class ReportWriter {
     }
 
     static String x(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.2fx", v);
+        return orNa("%.2fx", v);
     }
 
     static String pct(double v) {
-        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, "%.0f%%", v * 100);
+        return orNa("%.0f%%", v * 100);
+    }
+
+    /** {@code v} in {@code format}, or "n/a" when it is NaN (not measured). */
+    private static String orNa(String format, double v) {
+        return Double.isNaN(v) ? "n/a" : String.format(Locale.ROOT, format, v);
     }
 
     static Map<String, String> orderedMap() {

@@ -11,7 +11,6 @@ import io.jobinfo.store.demo.model.JobImmutableInformationSerializer;
 import io.jobinfo.store.lifecycle.InlineJobInfo;
 import io.jobinfo.store.service.RestoreReport;
 import io.jobinfo.store.service.RunningJobInfoRegistry;
-import io.jobinfo.store.spi.JobInfoStore;
 import java.lang.management.ManagementFactory;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -142,14 +141,9 @@ final class ScaleBenchmark {
         byte[][] digests = new byte[n][];
         JobGenerator generator = new JobGenerator(42);
         String ns = "scale-" + n;
-        backend.clear(ns);
-        try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-scale");
-             JobInfoStore masterStore = backend.open(ns);
-             JobInfoStore successorStore = backend.open(ns)) {
-            HazelcastInstance master = cluster.master();
-            HazelcastInstance successor = cluster.successor();
+        PointerCluster.run(o.members, "jobinfo-scale", backend, ns, c -> {
             RunningJobInfoRegistry<JobImmutableInformation> registry =
-                    RunningJobInfoRegistry.builder(master, masterStore, codec).build();
+                    RunningJobInfoRegistry.builder(c.master(), c.masterStore(), codec).build();
             ScenarioBenchmark.gc();
             long[] lat = new long[n];
             for (int i = 0; i < n; i++) {
@@ -161,14 +155,15 @@ final class ScaleBenchmark {
             }
             String k = key(backend.name(), n);
             m.add(k + ".submitP99", "ms", Metrics.percentileMillis(lat, 0.99));
-            m.add(k + ".clusterBytesPerJob", "bytes/job", (double) cluster.entryMemoryCost(
+            m.add(k + ".clusterBytesPerJob", "bytes/job", (double) c.cluster().entryMemoryCost(
                     RunningJobInfoRegistry.DEFAULT_MAP_NAME) / n);
 
             AtomicReferenceArray<JobImmutableInformation> restored = new AtomicReferenceArray<>(n);
-            MasterKill kill = new MasterKill(master, successor);
+            MasterKill kill = new MasterKill(c.master(), c.successor());
             RestoreReport report;
             try (RunningJobInfoRegistry<JobImmutableInformation> newMaster = RunningJobInfoRegistry
-                    .builder(successor, successorStore, codec).restoreParallelism(o.restoreParallelism).build()) {
+                    .builder(c.successor(), c.successorStore(), codec).restoreParallelism(o.restoreParallelism)
+                    .build()) {
                 report = newMaster.restoreAll((id, ts, job) -> restored.set(Arrays.binarySearch(ids, id), job));
                 kill.restored(); // the retained heap includes the registry's cache, as on a real master
                 if (!report.failed().isEmpty() || report.restored().size() != n) {
@@ -184,9 +179,7 @@ final class ScaleBenchmark {
                 }
                 kill.record(k, n);
             }
-        } finally {
-            backend.clear(ns);
-        }
+        });
     }
 
     /**

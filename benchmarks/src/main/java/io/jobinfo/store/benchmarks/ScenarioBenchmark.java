@@ -148,22 +148,18 @@ final class ScenarioBenchmark {
         String name = variant.name();
         Backend backend = variant.backend();
         boolean local = backend.name().equals("local") && variant.verification() == ReadVerification.FULL;
-        backend.clear(ns);
-        try (InJvmCluster cluster = new InJvmCluster(o.members, BenchmarkMain.CLUSTER_PORT, "jobinfo-bench");
-             JobInfoStore masterStore = backend.open(ns);
-             JobInfoStore successorStore = backend.open(ns)) {
-            HazelcastInstance master = cluster.master();
-            HazelcastInstance successor = cluster.successor();
+        PointerCluster.run(o.members, "jobinfo-bench", backend, ns, c -> {
             SubmitPhases phases = new SubmitPhases(ids.length);
             RunningJobInfoRegistry<JobImmutableInformation> registry =
-                    RunningJobInfoRegistry.builder(master, masterStore, codec).submitPhaseListener(phases).build();
+                    RunningJobInfoRegistry.builder(c.master(), c.masterStore(), codec).submitPhaseListener(phases)
+                            .build();
             DurableWriteAnchor anchor = local ? new DurableWriteAnchor(workDir.resolve("anchor-" + round)) : null;
             gc();
             long[] lat = new long[ids.length];
             long[] anchorLat = new long[ids.length];
             long[] anchorPutLat = new long[ids.length];
             long[] anchorBothLat = new long[ids.length];
-            IMap<Long, byte[]> bareMap = master.getMap(ANCHOR_PUT_MAP);
+            IMap<Long, byte[]> bareMap = c.master().getMap(ANCHOR_PUT_MAP);
             for (int i = 0; i < ids.length; i++) {
                 JobImmutableInformation job = jobs.get(ids[i]);
                 if (anchor != null) {
@@ -198,18 +194,18 @@ final class ScenarioBenchmark {
                 latencies("anchor.durableWriteThenPut", anchorBothLat);
                 anchor.clear();
             }
-            m.add("memory." + name, "bytes/job", (double) cluster.entryMemoryCost(
+            m.add("memory." + name, "bytes/job", (double) c.cluster().entryMemoryCost(
                     RunningJobInfoRegistry.DEFAULT_MAP_NAME) / ids.length);
 
             // kill the master; the successor's coordinator starts cold and restores every job
             gc();
             Map<Long, JobImmutableInformation> restored = new ConcurrentHashMap<>();
-            Member killed = master.getCluster().getLocalMember();
+            Member killed = c.master().getCluster().getLocalMember();
             long t0 = System.nanoTime();
-            master.getLifecycleService().terminate();
-            long detected = awaitRemoved(successor, killed);
+            c.master().getLifecycleService().terminate();
+            long detected = awaitRemoved(c.successor(), killed);
             RunningJobInfoRegistry.Builder<JobImmutableInformation> nb = RunningJobInfoRegistry
-                    .builder(successor, successorStore, codec).readVerification(variant.verification());
+                    .builder(c.successor(), c.successorStore(), codec).readVerification(variant.verification());
             if (o.restoreParallelismGiven) {
                 nb.restoreParallelism(o.restoreParallelism);
             }
@@ -232,13 +228,13 @@ final class ScenarioBenchmark {
                             last("anchor.durableWrite.p99")) : "", took, (detected - t0) / 1e6, buildMs,
                     report.duration().toNanos() / 1e6);
 
-            cluster.awaitSize(o.members - 1);
+            c.cluster().awaitSize(o.members - 1);
             for (int p : o.parallelismLevels) {
                 gc();
                 restored.clear();
                 RestoreReport r;
                 try (RunningJobInfoRegistry<JobImmutableInformation> cold = RunningJobInfoRegistry
-                        .builder(successor, successorStore, codec).restoreParallelism(p)
+                        .builder(c.successor(), c.successorStore(), codec).restoreParallelism(p)
                         .readVerification(variant.verification()).build()) {
                     r = cold.restoreAll((id, ts, job) -> restored.put(id, job));
                 }
@@ -248,15 +244,13 @@ final class ScenarioBenchmark {
                 m.add("restore." + name + ".p" + p + ".ms", "ms", ms);
                 m.add("restore." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (ms / 1e3));
                 gc();
-                double rawMs = rawRead(successorStore, p);
+                double rawMs = rawRead(c.successorStore(), p);
                 m.add("raw." + name + ".p" + p + ".ms", "ms", rawMs);
                 m.add("raw." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (rawMs / 1e3));
                 log("    parallelism %2d: restore %.0f ms (%.0f MB/s), raw read %.0f ms (%.0f MB/s)", p, ms,
                         envelopeBytes / 1e6 / (ms / 1e3), rawMs, envelopeBytes / 1e6 / (rawMs / 1e3));
             }
-        } finally {
-            backend.clear(ns);
-        }
+        });
     }
 
     /**

@@ -5,7 +5,6 @@ import io.jobinfo.store.demo.engine.EngineDemoSummary;
 import io.jobinfo.store.demo.engine.EngineHarness;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -18,41 +17,29 @@ import java.util.Map;
  * <p>Not run with {@code --quick} or {@code --no-engine}, nor when the harness is not built; a round that fails is
  * logged and left out; the section says which of these happened.
  */
-final class SeaTunnelEngineBenchmark {
+final class SeaTunnelEngineBenchmark extends RealEngineBenchmark {
 
-    static final String[] VARIANTS = {EngineDemoSummary.STOCK, EngineDemoSummary.DROPIN};
-
-    private final BenchOptions o;
-    private final Metrics m;
-    private final Path work;
-    private final List<String> notes = new ArrayList<>();
     private int roundsMeasured;
     private int jobsPerRound;
 
     SeaTunnelEngineBenchmark(BenchOptions o, Metrics m, Path work) {
-        this.o = o;
-        this.m = m;
-        this.work = work;
+        super(o, m, work, true);
     }
 
-    /** Runs the rounds; returns the report section (markdown). Never throws for a failed round. */
-    String run() {
-        if (o.quick) {
-            notes.add("Skipped by `--quick`: two real SeaTunnel clusters of member processes take about two minutes."
-                    + " Run the report without `--quick` (or `bin/jobinfo-store demo --engine seatunnel`).");
-            return section();
+    @Override
+    String skipped() {
+        if (!o.quick) {
+            return super.skipped();
         }
-        if (!o.engine) {
-            notes.add("Skipped by `--no-engine`.");
-            return section();
-        }
-        EngineHarness harness = locate(notes);
-        if (harness == null) {
-            return section();
-        }
+        return "Skipped by `--quick`: two real SeaTunnel clusters of member processes take about two minutes."
+                + " Run the report without `--quick` (or `bin/jobinfo-store demo --engine seatunnel`).";
+    }
+
+    @Override
+    void rounds(EngineHarness harness) {
         jobsPerRound = o.engineJobs;
         for (int round = 0; round < o.rounds; round++) {
-            String order = round % 2 == 0 ? "stock,dropin" : "dropin,stock";
+            String order = order(round);
             ScenarioBenchmark.log("real SeaTunnel scenario, round %d/%d (%s), %d jobs per cluster", round + 1,
                     o.rounds, order, jobsPerRound);
             Path dir = work.resolve("seatunnel-engine-" + round);
@@ -71,18 +58,6 @@ final class SeaTunnelEngineBenchmark {
             } catch (Exception e) {
                 notes.add("Round " + (round + 1) + " failed and is left out: " + e + ".");
             }
-        }
-        return section();
-    }
-
-    /** The built harness, or null with a note saying why it cannot run (not built, and the command that builds it). */
-    static EngineHarness locate(List<String> notes) {
-        try {
-            return EngineHarness.locate();
-        } catch (EngineHarness.NotBuilt e) {
-            notes.add("Not measured: " + e.getMessage());
-            ScenarioBenchmark.log("real-engine scenario not measured: %s", e.getMessage());
-            return null;
         }
     }
 
@@ -107,7 +82,8 @@ final class SeaTunnelEngineBenchmark {
         roundsMeasured++;
     }
 
-    private String section() {
+    @Override
+    String section() {
         return SeaTunnelEngineSection.markdown(m, roundsMeasured, jobsPerRound, o.members, notes);
     }
 }

@@ -16,9 +16,7 @@ final class SeaTunnelEngineSection {
     private SeaTunnelEngineSection() {}
 
     static String markdown(Metrics m, int rounds, int jobs, int members, List<String> notes) {
-        StringBuilder md = new StringBuilder();
-        md.append(TITLE).append("\n\n");
-        if (rounds > 0) {
+        return RealEngineBenchmark.markdown(TITLE, rounds > 0, md -> {
             md.append(String.format(Locale.ROOT, "%d round(s); in each, a stock cluster and a drop-in cluster (local"
                     + " store) of %d SeaTunnel 2.3.8 member processes (`SeaTunnelServerStarter`, loopback, backup-count"
                     + " 1, heartbeat timeout 6 s), one after the other, the order alternating by round; %d real"
@@ -43,11 +41,7 @@ final class SeaTunnelEngineSection {
                     + " builds its DAG in the client, so the large jobs' submits are mostly client work."
                     + " Kill -> every job RUNNING: from SIGKILL of the master until the new master reports RUNNING"
                     + " for every job (it has restored its JobMaster, with the drop-in through the store).\n\n");
-        }
-        for (String n : notes) {
-            md.append(n).append("\n\n");
-        }
-        return md.toString();
+        }, notes);
     }
 
     private static void row(StringBuilder md, Metrics m, String label, String key, String fmt) {

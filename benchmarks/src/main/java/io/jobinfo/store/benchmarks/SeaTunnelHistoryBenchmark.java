@@ -2,10 +2,8 @@ package io.jobinfo.store.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobinfo.store.demo.engine.EngineHarness;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -17,11 +15,9 @@ import java.util.Locale;
  * {@code engineHistory.<variant>.<count>.<figure>}; {@link #section} writes the table and the goals' verdicts.
  * A failed round is reported and ends the scenario; it never throws.
  */
-final class SeaTunnelHistoryBenchmark {
+final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
 
     static final String TITLE = "## Real SeaTunnel 2.3.8: finished jobs' history retained";
-    private static final String STOCK = SeaTunnelEngineBenchmark.VARIANTS[0];
-    private static final String DROPIN = SeaTunnelEngineBenchmark.VARIANTS[1];
 
     /** A figure of one count: its key in the scenario's JSON row (a path), label, unit and format. */
     enum Figure {
@@ -56,32 +52,14 @@ final class SeaTunnelHistoryBenchmark {
         }
     }
 
-    private final BenchOptions o;
-    private final Metrics m;
-    private final Path work;
-    private final List<String> notes = new ArrayList<>();
-
     SeaTunnelHistoryBenchmark(BenchOptions o, Metrics m, Path work) {
-        this.o = o;
-        this.m = m;
-        this.work = work;
+        super(o, m, work, !o.engineHistory.isEmpty());
     }
 
-    /** Runs the rounds; returns the report section (markdown), or "" when no count is asked for. */
-    String run() {
-        if (o.engineHistory.isEmpty()) {
-            return "";
-        }
-        if (o.quick || !o.engine) {
-            notes.add("Skipped by " + (o.quick ? "`--quick`" : "`--no-engine`") + ".");
-            return section();
-        }
-        EngineHarness harness = SeaTunnelEngineBenchmark.locate(notes);
-        if (harness == null) {
-            return section();
-        }
+    @Override
+    void rounds(EngineHarness harness) {
         for (int round = 0; round < o.engineHistoryRounds(); round++) {
-            String order = round % 2 == 0 ? "stock,dropin" : "dropin,stock";
+            String order = order(round);
             ScenarioBenchmark.log("real SeaTunnel history, round %d/%d, %s retained (%s)", round + 1,
                     o.engineHistoryRounds(), o.engineHistory, order);
             String failure = runRound(harness, round, order);
@@ -90,7 +68,6 @@ final class SeaTunnelHistoryBenchmark {
                 break;
             }
         }
-        return section();
     }
 
     private String runRound(EngineHarness harness, int round, String order) {
@@ -99,32 +76,24 @@ final class SeaTunnelHistoryBenchmark {
         for (int n : o.engineHistory) {
             counts.append(counts.length() == 0 ? "" : ",").append(n);
         }
-        try {
-            EngineHarness.Outcome out = harness.run(List.of("--scenario", "history", "--retained", counts.toString(),
-                    "--members", Integer.toString(o.members), "--variants", order, "--plugin-jar",
-                    harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap, "--rest-samples", "3"),
-                    dir, line -> ScenarioBenchmark.log("  %s", line), Duration.ofMinutes(120));
-            if (out.result() == null || out.result().has("error")) {
-                return (out.result() == null ? "the scenario JVM ended with exit code " + out.exitCode()
-                        : out.result().path("error").asText()) + " (logs: " + dir + ").";
-            }
-            for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
-                for (JsonNode row : out.result().path("variants").path(v).path("counts")) {
-                    for (Figure f : Figure.values()) {
-                        double value = f.of(row);
-                        if (!Double.isNaN(value)) {
-                            m.add(key(v, row.path("retained").asInt(), f), f.unit, value);
-                        }
+        return scenario(harness, List.of("--scenario", "history", "--retained", counts.toString(), "--members",
+                Integer.toString(o.members), "--variants", order, "--plugin-jar", harness.pluginJar().toString(),
+                "--member-heap", o.engineMemberHeap, "--rest-samples", "3"), dir, Duration.ofMinutes(120),
+                this::record);
+    }
+
+    private String record(JsonNode result) {
+        for (String v : VARIANTS) {
+            for (JsonNode row : result.path("variants").path(v).path("counts")) {
+                for (Figure f : Figure.values()) {
+                    double value = f.of(row);
+                    if (!Double.isNaN(value)) {
+                        m.add(key(v, row.path("retained").asInt(), f), f.unit, value);
                     }
                 }
             }
-            return null;
-        } catch (IOException | RuntimeException e) {
-            return e + " (logs: " + dir + ").";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted.";
         }
+        return null;
     }
 
     static String key(String variant, int count, Figure f) {
@@ -134,7 +103,7 @@ final class SeaTunnelHistoryBenchmark {
     /** The rounds whose figures are in {@link Metrics}: the most values any count's bytes figure has. */
     private int rounds() {
         int r = 0;
-        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+        for (String v : VARIANTS) {
             for (int n : o.engineHistory) {
                 String k = key(v, n, Figure.BYTES);
                 r = Math.max(r, m.has(k) ? m.values(k).size() : 0);
@@ -143,10 +112,10 @@ final class SeaTunnelHistoryBenchmark {
         return r;
     }
 
+    @Override
     String section() {
-        StringBuilder md = new StringBuilder(TITLE).append("\n\n");
         int rounds = rounds();
-        if (rounds > 0) {
+        return markdown(TITLE, rounds > 0, md -> {
             md.append(String.format(Locale.ROOT, "%d round(s); in each, a stock and a drop-in cluster of %d SeaTunnel"
                     + " 2.3.8 member processes (`-Xmx%s`, serial GC, backup-count 1; the drop-in with"
                     + " `jobinfo-dropin: history: all` on a local store), one after the other, the order alternating"
@@ -163,23 +132,12 @@ final class SeaTunnelHistoryBenchmark {
             md.append("| retained | figure | stock | drop-in | drop-in / stock |\n|---|---|---|---|---|\n");
             for (int n : o.engineHistory) {
                 for (Figure f : Figure.values()) {
-                    String s = key(STOCK, n, f);
-                    String d = key(DROPIN, n, f);
-                    md.append("| ").append(n).append(" | ").append(f.label).append(", ").append(f.unit).append(" | ")
-                            .append(value(s, f)).append(" | ").append(value(d, f)).append(" | ");
-                    if (m.has(s) && m.has(d) && m.median(s) > 0) {
-                        md.append(String.format(Locale.ROOT, "%.3gx", m.median(d) / m.median(s)));
-                    }
-                    md.append(" |\n");
+                    comparison(md, m, n, f.label + ", " + f.unit, key(STOCK, n, f), key(DROPIN, n, f), f.format);
                 }
             }
             md.append('\n');
             verdicts(md);
-        }
-        for (String n : notes) {
-            md.append(n).append("\n\n");
-        }
-        return md.toString();
+        }, notes);
     }
 
     private void verdicts(StringBuilder md) {
@@ -196,9 +154,5 @@ final class SeaTunnelHistoryBenchmark {
         double s = m.median(key(STOCK, largest, Figure.LISTING));
         md.append(String.format(Locale.ROOT, "- finished-jobs no slower than stock: %.1f ms against %.1f ms (%.2fx),"
                 + " %s.%n%n", d, s, d / s, d <= s ? "met" : "NOT met"));
-    }
-
-    private String value(String key, Figure f) {
-        return m.has(key) ? String.format(Locale.ROOT, f.format, m.median(key)) : "not measured";
     }
 }

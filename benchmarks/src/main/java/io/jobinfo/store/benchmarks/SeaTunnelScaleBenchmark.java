@@ -22,37 +22,20 @@ import java.util.Map;
  * the last one of every round; a count whose estimated run time (the previous count's, scaled by the job count)
  * would pass {@code --engine-scale-minutes} is not started. The section says which happened.
  */
-final class SeaTunnelScaleBenchmark {
+final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
 
     /** Checkpoints of the scale jobs: every 30 s, so that 100 jobs' checkpoints do not take the machine's CPU. */
     static final int CHECKPOINT_MILLIS = 30_000;
 
-    private final BenchOptions o;
-    private final Metrics m;
-    private final Path work;
-    private final List<String> notes = new ArrayList<>();
     private final List<Integer> measured = new ArrayList<>();
     private int roundsMeasured;
 
     SeaTunnelScaleBenchmark(BenchOptions o, Metrics m, Path work) {
-        this.o = o;
-        this.m = m;
-        this.work = work;
+        super(o, m, work, !o.engineScale.isEmpty());
     }
 
-    /** Runs the rounds; returns the report section (markdown). Never throws for a failed run. */
-    String run() {
-        if (o.engineScale.isEmpty()) {
-            return "";
-        }
-        if (o.quick || !o.engine) {
-            notes.add("Skipped by " + (o.quick ? "`--quick`" : "`--no-engine`") + ".");
-            return section();
-        }
-        EngineHarness harness = SeaTunnelEngineBenchmark.locate(notes);
-        if (harness == null) {
-            return section();
-        }
+    @Override
+    void rounds(EngineHarness harness) {
         long start = System.nanoTime();
         int ceiling = Integer.MAX_VALUE; // the first count that failed: no round goes there again
         for (int round = 0; round < o.engineScaleRounds(); round++) {
@@ -73,7 +56,7 @@ final class SeaTunnelScaleBenchmark {
                             lastCount, lastMinutes, o.engineScaleMinutes));
                     break;
                 }
-                String order = (round + c) % 2 == 0 ? "stock,dropin" : "dropin,stock";
+                String order = order(round + c);
                 ScenarioBenchmark.log("real SeaTunnel at scale, round %d/%d, %d jobs per cluster (%s)", round + 1,
                         o.engineScaleRounds(), count, order);
                 long t0 = System.nanoTime();
@@ -93,34 +76,21 @@ final class SeaTunnelScaleBenchmark {
             }
             roundsMeasured += any ? 1 : 0;
         }
-        return section();
     }
 
     /** One count of one round; returns why it failed, or null. */
     private String runCount(EngineHarness harness, int round, int count, String order) {
         Path dir = work.resolve("seatunnel-scale-" + round + "-" + count);
-        try {
-            EngineHarness.Outcome out = harness.run(List.of("--members", Integer.toString(o.members), "--jobs",
-                    Integer.toString(count), "--sizes", "small,medium,large", "--variants", order, "--plugin-jar",
-                    harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms",
-                    Integer.toString(CHECKPOINT_MILLIS), "--restore-timeout-seconds", "600", "--rest-samples", "3"),
-                    dir, line -> ScenarioBenchmark.log("  %s", line), Duration.ofMinutes(90));
-            if (out.result() == null || out.result().has("error")) {
-                return (out.result() == null ? "the scenario JVM ended with exit code " + out.exitCode()
-                        : out.result().path("error").asText()) + " (logs: " + dir + ").";
-            }
-            return record(out.result(), count, dir);
-        } catch (IOException | RuntimeException e) {
-            return e + " (logs: " + dir + ").";
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return "interrupted.";
-        }
+        return scenario(harness, List.of("--members", Integer.toString(o.members), "--jobs", Integer.toString(count),
+                "--sizes", "small,medium,large", "--variants", order, "--plugin-jar", harness.pluginJar().toString(),
+                "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms", Integer.toString(CHECKPOINT_MILLIS),
+                "--restore-timeout-seconds", "600", "--rest-samples", "3"), dir, Duration.ofMinutes(90),
+                result -> record(result, count, dir));
     }
 
     private String record(JsonNode result, int count, Path dir) {
         String failure = null;
-        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+        for (String v : VARIANTS) {
             JsonNode r = result.path("variants").path(v);
             for (Map.Entry<EngineScaleFigures.Figure, Double> e : EngineScaleFigures.of(r).entrySet()) {
                 m.add(key(v, count, e.getKey()), e.getKey().unit, e.getValue());
@@ -138,7 +108,8 @@ final class SeaTunnelScaleBenchmark {
         return "engineScale." + variant + "." + count + "." + f.key;
     }
 
-    private String section() {
+    @Override
+    String section() {
         return SeaTunnelScaleSection.markdown(m, measured, roundsMeasured, o, notes);
     }
 

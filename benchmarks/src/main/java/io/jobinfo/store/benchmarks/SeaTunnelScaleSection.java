@@ -18,14 +18,23 @@ final class SeaTunnelScaleSection {
 
     static final String TITLE = "## Real SeaTunnel 2.3.8 at scale";
     static final String CHART = "engine-scale.png";
-    private static final String STOCK = SeaTunnelEngineBenchmark.VARIANTS[0];
-    private static final String DROPIN = SeaTunnelEngineBenchmark.VARIANTS[1];
+    private static final String STOCK = RealEngineBenchmark.STOCK;
+    private static final String DROPIN = RealEngineBenchmark.DROPIN;
 
     private SeaTunnelScaleSection() {}
 
     static String markdown(Metrics m, List<Integer> counts, int rounds, BenchOptions o, List<String> notes) {
-        StringBuilder md = new StringBuilder(TITLE).append("\n\n");
-        if (!counts.isEmpty()) {
+        int largest = counts.isEmpty() ? 0 : counts.get(counts.size() - 1);
+        List<Integer> notRun = o.engineScale.stream().filter(n -> n > largest).toList();
+        List<String> paragraphs = new ArrayList<>();
+        if (notes.isEmpty() && !notRun.isEmpty()) {
+            paragraphs.add("Not measured: " + notRun + " jobs.");
+        } else if (notes.isEmpty() && largest < 300 && !counts.isEmpty()) {
+            paragraphs.add("Stopped at " + largest + " jobs: larger counts were not asked for (`--engine-scale`,"
+                    + " default 10,30,100; 300 jobs adds about three times the 100-job count's machine time).");
+        }
+        paragraphs.addAll(notes);
+        return RealEngineBenchmark.markdown(TITLE, !counts.isEmpty(), md -> {
             md.append(String.format(Locale.ROOT, "%d round(s); in each, for every job count, a stock and a drop-in"
                     + " (local store) cluster of %d SeaTunnel 2.3.8 member processes (loopback, backup-count 1,"
                     + " `-Xmx%s`, serial GC), one after the other, the order alternating by round and count. Each runs"
@@ -58,37 +67,12 @@ final class SeaTunnelScaleSection {
                     + " asked of the oldest member that is not the master, before the kill: 3 GETs of running-jobs"
                     + " (which decodes every running job on that member) and 3 of job-info for one job of each"
                     + " size.\n\n");
-        }
-        int largest = counts.isEmpty() ? 0 : counts.get(counts.size() - 1);
-        List<Integer> notRun = o.engineScale.stream().filter(n -> n > largest).toList();
-        if (notes.isEmpty() && !notRun.isEmpty()) {
-            md.append("Not measured: ").append(notRun).append(" jobs.\n\n");
-        } else if (notes.isEmpty() && largest < 300 && !counts.isEmpty()) {
-            md.append("Stopped at ").append(largest).append(" jobs: larger counts were not asked for"
-                    + " (`--engine-scale`, default 10,30,100; 300 jobs adds about three times the 100-job count's"
-                    + " machine time).\n\n");
-        }
-        for (String n : notes) {
-            md.append(n).append("\n\n");
-        }
-        return md.toString();
+        }, paragraphs);
     }
 
     private static void row(StringBuilder md, Metrics m, int n, Figure f) {
-        String s = SeaTunnelScaleBenchmark.key(STOCK, n, f);
-        String d = SeaTunnelScaleBenchmark.key(DROPIN, n, f);
-        md.append("| ").append(n).append(" | ").append(f.label).append(" | ").append(value(m, s, f))
-                .append(" | ").append(value(m, d, f)).append(" | ");
-        double a = m.median(s);
-        double b = m.median(d);
-        if (m.has(s) && m.has(d) && a > 0) {
-            md.append(String.format(Locale.ROOT, "%.3gx", b / a));
-        }
-        md.append(" |\n");
-    }
-
-    private static String value(Metrics m, String key, Figure f) {
-        return m.has(key) ? String.format(Locale.ROOT, f.format, m.median(key)) : "not measured";
+        RealEngineBenchmark.comparison(md, m, n, f.label, SeaTunnelScaleBenchmark.key(STOCK, n, f),
+                SeaTunnelScaleBenchmark.key(DROPIN, n, f), f.format);
     }
 
     private static void growth(StringBuilder md, Metrics m, List<Integer> counts) {
@@ -124,7 +108,7 @@ final class SeaTunnelScaleSection {
     static void chart(Metrics m, List<Integer> counts, Path dir) throws IOException {
         XYChart c = Charts.lines("Real SeaTunnel 2.3.8: cost by job count (median of rounds)", "jobs",
                 "MiB (log scale)", true, true);
-        for (String v : SeaTunnelEngineBenchmark.VARIANTS) {
+        for (String v : RealEngineBenchmark.VARIANTS) {
             String name = v.equals(STOCK) ? "stock" : "drop-in";
             points(c, name + ": live heap, all members", counts, series(m, counts, v, Figure.LIVE_HEAP), 1, false);
             points(c, name + ": engine_runningJobInfo", counts, series(m, counts, v, Figure.MAP_BYTES_PER_JOB),

@@ -40,11 +40,7 @@ public final class EngineScenario {
 
     /** Runs every variant of the settings, in order, one cluster at a time; returns variant id -> figures. */
     public Map<String, Object> runAll() throws IOException {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Variant v : settings.variants()) {
-            out.put(v.id(), run(v));
-        }
-        return out;
+        return settings.runEach(this::run);
     }
 
     /**
@@ -70,50 +66,39 @@ public final class EngineScenario {
         progress.printf("%sstarting %d SeaTunnel 2.3.8 member processes on 127.0.0.1 ports %s%n", tag,
                 settings.members(), Arrays.toString(spec.ports()));
         long t0 = System.nanoTime();
-        try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, dir)) {
-            cluster.start();
-            try (ClusterClient client = new ClusterClient(spec)) {
-                awaitFormed(cluster, client, settings.members(), variant, tag);
-                r.put("startMillis", millisSince(t0));
-                progress.printf("%s%d members up after %.1f s%n", tag, settings.members(), (System.nanoTime() - t0) / 1e9);
+        onCluster(spec, dir, variant, settings.members(), tag, r, (cluster, client) -> {
+            r.put("startMillis", millisSince(t0));
+            progress.printf("%s%d members up after %.1f s%n", tag, settings.members(), (System.nanoTime() - t0) / 1e9);
 
-                Map<JobSize, Path> files = new EnumMap<>(JobSize.class);
-                for (JobSize s : JobSize.values()) {
-                    files.put(s, FakeJobs.write(dir.resolve("jobs"), "fake-" + s.id(), s.tables(), s.columns(), true,
-                            settings.checkpointMillis()));
-                }
-                List<Long> all = new ArrayList<>();
-                long warmUp = client.submit(files.get(WARM_UP), variant.id() + "-warm-up");
-                client.awaitStatus(warmUp, "RUNNING", Duration.ofSeconds(90));
-                all.add(warmUp);
-                MapFigures mapBefore = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
-                List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
+            Map<JobSize, Path> files = new EnumMap<>(JobSize.class);
+            for (JobSize s : JobSize.values()) {
+                files.put(s, FakeJobs.write(dir.resolve("jobs"), "fake-" + s.id(), s.tables(), s.columns(), true,
+                        settings.checkpointMillis()));
+            }
+            List<Long> all = new ArrayList<>();
+            long warmUp = client.submit(files.get(WARM_UP), variant.id() + "-warm-up");
+            client.awaitStatus(warmUp, "RUNNING", Duration.ofSeconds(90));
+            all.add(warmUp);
+            MapFigures mapBefore = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+            List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
 
-                List<Map<String, Object>> jobs = new ArrayList<>();
-                double[] submitMillis = new double[settings.jobs()];
-                for (int i = 0; i < settings.jobs(); i++) {
-                    JobSize size = settings.sizeOf(i);
-                    jobs.add(submitOne(client, variant, size, files.get(size), i, submitMillis, store));
-                    all.add((Long) jobs.get(i).get("jobId"));
-                    progress.printf("%ssubmitted %d/%d (%s, %s ms, %s B in the map)%n", tag, i + 1, settings.jobs(),
-                            size.label(), jobs.get(i).get("submitMillis"), jobs.get(i).get("ownedPlusBackupBytes"));
-                }
-                r.put("jobs", jobs);
-                r.put("warmUpJobs", 1);
-                r.put("submitP50Millis", round(percentile(submitMillis, 0.50)));
-                r.put("submitP99Millis", round(percentile(submitMillis, 0.99)));
-                r.put("bySize", bySize(jobs));
-                costAtCount(r, client, cluster, mapBefore, heapBefore, jobs, tag);
-                r.put("masterKill", killMaster(cluster, client, variant, all, tag));
-                if (variant == Variant.DROPIN) {
-                    r.put("dropInCounters", client.dropInMetrics());
-                }
+            List<Map<String, Object>> jobs = new ArrayList<>();
+            double[] submitMillis = new double[settings.jobs()];
+            for (int i = 0; i < settings.jobs(); i++) {
+                JobSize size = settings.sizeOf(i);
+                jobs.add(submitOne(client, variant, size, files.get(size), i, submitMillis, store));
+                all.add((Long) jobs.get(i).get("jobId"));
+                progress.printf("%ssubmitted %d/%d (%s, %s ms, %s B in the map)%n", tag, i + 1, settings.jobs(),
+                        size.label(), jobs.get(i).get("submitMillis"), jobs.get(i).get("ownedPlusBackupBytes"));
             }
-            // the figures are taken: kill -9 is faster than a graceful stop, and nothing needs one
-            for (int i : cluster.aliveMembers()) {
-                cluster.kill(i);
-            }
-        }
+            r.put("jobs", jobs);
+            r.put("warmUpJobs", 1);
+            r.put("submitP50Millis", round(percentile(submitMillis, 0.50)));
+            r.put("submitP99Millis", round(percentile(submitMillis, 0.99)));
+            r.put("bySize", bySize(jobs));
+            costAtCount(r, client, cluster, mapBefore, heapBefore, jobs, tag);
+            r.put("masterKill", killMaster(cluster, client, variant, all, tag));
+        });
         r.put("logs", dir.toString());
         return r;
     }
@@ -166,6 +151,34 @@ public final class EngineScenario {
                             max-bytes: 32MiB
                         """.formatted(store) + dropInYaml)
                 .withExtraClasspath(List.of(settings.pluginJar().toAbsolutePath().toString()));
+    }
+
+    /** What a scenario measures on a formed cluster of one variant. */
+    @FunctionalInterface
+    interface Measurement {
+        void on(SeaTunnelProcessCluster cluster, ClusterClient client) throws IOException;
+    }
+
+    /**
+     * Starts the cluster of {@code spec} in {@code dir}, waits until it has formed ({@link #awaitFormed}), runs
+     * {@code measurement}, puts the drop-in's counters into {@code r} (drop-in only), then kills every member: the
+     * figures are taken, kill -9 is faster than a graceful stop, and nothing needs one.
+     */
+    static void onCluster(ClusterSpec spec, Path dir, Variant variant, int members, String tag, Map<String, Object> r,
+                          Measurement measurement) throws IOException {
+        try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, dir)) {
+            cluster.start();
+            try (ClusterClient client = new ClusterClient(spec)) {
+                awaitFormed(cluster, client, members, variant, tag);
+                measurement.on(cluster, client);
+                if (variant == Variant.DROPIN) {
+                    r.put("dropInCounters", client.dropInMetrics());
+                }
+            }
+            for (int i : cluster.aliveMembers()) {
+                cluster.kill(i);
+            }
+        }
     }
 
     /**

@@ -68,11 +68,7 @@ public final class HistoryScenario {
 
     /** Runs every variant of the settings, in order, one cluster at a time; returns variant id -> figures. */
     public Map<String, Object> runAll() throws IOException {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Variant v : settings.variants()) {
-            out.put(v.id(), run(v));
-        }
-        return out;
+        return settings.runEach(this::run);
     }
 
     /** Runs one variant on a fresh cluster; returns its figures. */
@@ -87,67 +83,57 @@ public final class HistoryScenario {
         r.put("variant", variant.id());
         r.put("members", settings.members());
         r.put("memberHeap", settings.memberHeap());
-        try (SeaTunnelProcessCluster cluster = new SeaTunnelProcessCluster(spec, dir)) {
-            cluster.start();
-            try (ClusterClient client = new ClusterClient(spec)) {
-                EngineScenario.awaitFormed(cluster, client, settings.members(), variant, tag);
-                long[] templates = templates(client, dir, tag);
-                awaitSettled(client, variant, TEMPLATE_JOBS, tag + "the template jobs' history");
-                int masterPort = client.masterPort();
-                warmUp(client, variant, masterPort, templates, tag);
-                MapFigures before = figures(client);
-                List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
-                int restPort = client.members().stream().mapToInt(m -> m.getAddress().getPort())
-                        .filter(p -> p != masterPort).findFirst().orElseThrow();
-                r.put("heapWithTemplatesOnly", heapBefore);
-                histogram(client, masterPort, dir, 0);
-                List<Map<String, Object>> rows = new ArrayList<>();
-                int done = 0;
-                for (int target : retained) {
-                    long t0 = System.nanoTime();
-                    client.onMember(masterPort, new HistoryCopyProbe(templates, FIRST_ID + done, target - done,
-                            TTL_MINUTES * 60_000), Duration.ofMinutes(20));
-                    long copyMillis = EngineScenario.millisSince(t0);
-                    done = target;
-                    awaitSettled(client, variant, TEMPLATE_JOBS + target, tag + target + " retained jobs");
-                    Map<String, Object> row = new LinkedHashMap<>();
-                    row.put("retained", target);
-                    row.put("putMillis", copyMillis);
-                    row.put("settledMillis", EngineScenario.millisSince(t0));
-                    MapFigures now = figures(client);
-                    row.put("bytesPerRetainedJob", (now.totalBytes() - before.totalBytes()) / target);
-                    Map<String, Long> byMap = new LinkedHashMap<>();
-                    for (String map : MAPS) {
-                        byMap.put(map, client.mapFigures(map).totalBytes() / (TEMPLATE_JOBS + target));
-                    }
-                    row.put("bytesPerEntryByMap", byMap);
-                    List<Map<String, Object>> heap = MemberHeaps.of(client, cluster);
-                    row.put("liveHeap", heap);
-                    row.put("liveHeapBytes", MemberHeaps.total(heap));
-                    row.put("liveHeapBytesPerRetainedJob", (MemberHeaps.total(heap) - MemberHeaps.total(heapBefore))
-                            / target);
-                    row.put("masterLiveHeapBytes", masterHeap(heap));
-                    histogram(client, masterPort, dir, target);
-                    row.put("masterLiveHeapRatio", EngineScenario.round(1000.0 * masterHeap(heap)
-                            / masterHeap(heapBefore)) / 1000.0);
-                    row.put("rest", new RestTimer(restPort).measureFinished(FIRST_ID + target - 1, target
-                            + TEMPLATE_JOBS, settings.restSamples()));
-                    row.put("liveHeapBytesAfterRest", MemberHeaps.total(MemberHeaps.of(client, cluster)));
-                    rows.add(row);
-                    progress.printf("%s%d retained: %s B of the maps per job, master live heap %.3fx of the"
-                                    + " templates-only cluster, finished-jobs %s ms on member %d%n", tag, target,
-                            row.get("bytesPerRetainedJob"), row.get("masterLiveHeapRatio"),
-                            ((Map<?, ?>) row.get("rest")).get("finishedJobsP50Millis"), cluster.indexOfPort(restPort));
+        EngineScenario.onCluster(spec, dir, variant, settings.members(), tag, r, (cluster, client) -> {
+            long[] templates = templates(client, dir, tag);
+            awaitSettled(client, variant, TEMPLATE_JOBS, tag + "the template jobs' history");
+            int masterPort = client.masterPort();
+            warmUp(client, variant, masterPort, templates, tag);
+            MapFigures before = figures(client);
+            List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
+            int restPort = client.members().stream().mapToInt(m -> m.getAddress().getPort())
+                    .filter(p -> p != masterPort).findFirst().orElseThrow();
+            r.put("heapWithTemplatesOnly", heapBefore);
+            histogram(client, masterPort, dir, 0);
+            List<Map<String, Object>> rows = new ArrayList<>();
+            int done = 0;
+            for (int target : retained) {
+                long t0 = System.nanoTime();
+                client.onMember(masterPort, new HistoryCopyProbe(templates, FIRST_ID + done, target - done,
+                        TTL_MINUTES * 60_000), Duration.ofMinutes(20));
+                long copyMillis = EngineScenario.millisSince(t0);
+                done = target;
+                awaitSettled(client, variant, TEMPLATE_JOBS + target, tag + target + " retained jobs");
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("retained", target);
+                row.put("putMillis", copyMillis);
+                row.put("settledMillis", EngineScenario.millisSince(t0));
+                MapFigures now = figures(client);
+                row.put("bytesPerRetainedJob", (now.totalBytes() - before.totalBytes()) / target);
+                Map<String, Long> byMap = new LinkedHashMap<>();
+                for (String map : MAPS) {
+                    byMap.put(map, client.mapFigures(map).totalBytes() / (TEMPLATE_JOBS + target));
                 }
-                r.put("counts", rows);
-                if (variant == Variant.DROPIN) {
-                    r.put("dropInCounters", client.dropInMetrics());
-                }
+                row.put("bytesPerEntryByMap", byMap);
+                List<Map<String, Object>> heap = MemberHeaps.of(client, cluster);
+                row.put("liveHeap", heap);
+                row.put("liveHeapBytes", MemberHeaps.total(heap));
+                row.put("liveHeapBytesPerRetainedJob", (MemberHeaps.total(heap) - MemberHeaps.total(heapBefore))
+                        / target);
+                row.put("masterLiveHeapBytes", masterHeap(heap));
+                histogram(client, masterPort, dir, target);
+                row.put("masterLiveHeapRatio", EngineScenario.round(1000.0 * masterHeap(heap)
+                        / masterHeap(heapBefore)) / 1000.0);
+                row.put("rest", new RestTimer(restPort).measureFinished(FIRST_ID + target - 1, target
+                        + TEMPLATE_JOBS, settings.restSamples()));
+                row.put("liveHeapBytesAfterRest", MemberHeaps.total(MemberHeaps.of(client, cluster)));
+                rows.add(row);
+                progress.printf("%s%d retained: %s B of the maps per job, master live heap %.3fx of the"
+                                + " templates-only cluster, finished-jobs %s ms on member %d%n", tag, target,
+                        row.get("bytesPerRetainedJob"), row.get("masterLiveHeapRatio"),
+                        ((Map<?, ?>) row.get("rest")).get("finishedJobsP50Millis"), cluster.indexOfPort(restPort));
             }
-            for (int i : cluster.aliveMembers()) {
-                cluster.kill(i);
-            }
-        }
+            r.put("counts", rows);
+        });
         r.put("logs", dir.toString());
         return r;
     }

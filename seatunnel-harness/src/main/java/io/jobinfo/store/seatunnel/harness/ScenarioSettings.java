@@ -1,8 +1,11 @@
 package io.jobinfo.store.seatunnel.harness;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -53,6 +56,21 @@ public record ScenarioSettings(int members, int jobs, List<JobSize> sizes, List<
         if (variants.contains(Variant.DROPIN) && pluginJar == null) {
             throw new IllegalArgumentException("the drop-in variant needs the plugin jar (--plugin-jar)");
         }
+    }
+
+    /** A scenario's run of one variant on a fresh cluster: its figures. */
+    @FunctionalInterface
+    public interface VariantRun {
+        Map<String, Object> run(Variant variant) throws IOException;
+    }
+
+    /** Runs every variant, in order, one cluster at a time; returns variant id -> figures. */
+    public Map<String, Object> runEach(VariantRun run) throws IOException {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Variant v : variants) {
+            out.put(v.id(), run.run(v));
+        }
+        return out;
     }
 
     /** The size of the {@code i}-th measured job (0-based): the sizes take turns. */
