@@ -275,10 +275,10 @@ public final class DropInService implements ManagedService {
         return resolver;
     }
 
-    /** The store of history map {@code map} with its resolver, or null (this member keeps no history of it). */
-    HistoryStores.Store historyStore(String map) {
+    /** The resolver of history map {@code map}'s store, or null (this member keeps no history of it). */
+    JobInfoResolver historyResolverOfMap(String map) {
         HistoryStores h = history;
-        return h == null ? null : h.store(map);
+        return h == null ? null : h.resolverOfMap(map);
     }
 
     /** The resolver of the history store {@code storeId}, or null (no such history store on this member). */

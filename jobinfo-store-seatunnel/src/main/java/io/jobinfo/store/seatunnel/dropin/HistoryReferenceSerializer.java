@@ -71,8 +71,8 @@ public final class HistoryReferenceSerializer implements StreamSerializer<Object
         SerializationService reader = in instanceof SerializationServiceSupport
                 ? ((SerializationServiceSupport) in).getSerializationService() : null;
         DropInService service = DropInService.forSerializationService(reader);
-        HistoryStores.Store store = service == null ? null : service.historyStore(map);
-        if (store == null) {
+        JobInfoResolver resolver = service == null ? null : service.historyResolverOfMap(map);
+        if (resolver == null) {
             throw new HazelcastSerializationException("job " + jobId + ": its finished-job history of " + map + " is"
                     + " kept in a JobInfo store, and this process runs no jobinfo-store drop-in with that map's history"
                     + " (a client, or a member without it in seatunnel.engine.jobinfo-dropin.history); read it on a"
@@ -84,9 +84,9 @@ public final class HistoryReferenceSerializer implements StreamSerializer<Object
         byte[] prefix = new byte[16];
         in.readFully(prefix);
         int formatVersion = Byte.toUnsignedInt(in.readByte());
-        JobInfoPointer pointer = JobInfoPointer.ofFields(jobId, expiresAt, store.storeId(), payloadLength, crc32c,
+        JobInfoPointer pointer = JobInfoPointer.ofFields(jobId, expiresAt, resolver.storeId(), payloadLength, crc32c,
                 prefix, HistoryMover.CODEC_ID, formatVersion);
-        return store.resolver().resolve(pointer, reader);
+        return resolver.resolve(pointer, reader);
     }
 
     /** The expiry a reference of either format records: its {@code type} and its bytes after the Data header. */
@@ -96,6 +96,7 @@ public final class HistoryReferenceSerializer implements StreamSerializer<Object
             in.readLong();
             return in.readLong();
         }
-        return HistoryReferenceV1Serializer.readReference(in).expiresAt;
+        HistoryReferenceV1Serializer.readPointer(in);
+        return in.readLong();
     }
 }

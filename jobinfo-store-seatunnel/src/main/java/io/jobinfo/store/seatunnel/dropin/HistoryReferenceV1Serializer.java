@@ -29,17 +29,6 @@ public final class HistoryReferenceV1Serializer implements StreamSerializer<Obje
         }
     }
 
-    /** A first-format reference as read: the pointer and the expiry. */
-    static final class Read {
-        final JobInfoPointer pointer;
-        final long expiresAt;
-
-        Read(JobInfoPointer pointer, long expiresAt) {
-            this.pointer = pointer;
-            this.expiresAt = expiresAt;
-        }
-    }
-
     @Override
     public int getTypeId() {
         return TYPE_ID;
@@ -52,7 +41,7 @@ public final class HistoryReferenceV1Serializer implements StreamSerializer<Obje
 
     @Override
     public Object read(ObjectDataInput in) throws IOException {
-        JobInfoPointer pointer = readReference(in).pointer;
+        JobInfoPointer pointer = readPointer(in); // the expiry after it is not needed to read the value
         SerializationService reader = in instanceof SerializationServiceSupport
                 ? ((SerializationServiceSupport) in).getSerializationService() : null;
         DropInService service = DropInService.forSerializationService(reader);
@@ -66,10 +55,11 @@ public final class HistoryReferenceV1Serializer implements StreamSerializer<Obje
         return resolver.resolve(pointer, reader);
     }
 
-    static Read readReference(ObjectDataInput in) throws IOException {
+    /** The pointer a first-format reference begins with; its expiry, a {@code long}, follows. */
+    static JobInfoPointer readPointer(ObjectDataInput in) throws IOException {
         JobInfoPointer pointer = new JobInfoPointer();
         pointer.readData(in);
-        return new Read(pointer, in.readLong());
+        return pointer;
     }
 
     /** Registers this serializer in every Hazelcast serialization service of a process with the plugin jar. */

@@ -76,29 +76,9 @@ final class HistoryStores {
         return resolversById.get(storeId);
     }
 
-    /** The store of history map {@code map} and its resolver, or null if this member keeps no history of it. */
-    Store store(String map) {
-        JobInfoStore store = stores.get(map);
-        return store == null ? null : new Store(store.storeId(), resolversByMap.get(map));
-    }
-
-    /** A history map's store id and resolver. */
-    static final class Store {
-        private final String storeId;
-        private final JobInfoResolver resolver;
-
-        Store(String storeId, JobInfoResolver resolver) {
-            this.storeId = storeId;
-            this.resolver = resolver;
-        }
-
-        String storeId() {
-            return storeId;
-        }
-
-        JobInfoResolver resolver() {
-            return resolver;
-        }
+    /** The resolver of history map {@code map}'s store, or null if this member keeps no history of it. */
+    JobInfoResolver resolverOfMap(String map) {
+        return resolversByMap.get(map);
     }
 
     /**

@@ -124,6 +124,11 @@ final class JobInfoResolver implements AutoCloseable {
         this.readers = pool;
     }
 
+    /** The id of the store this resolver reads. */
+    String storeId() {
+        return storeId;
+    }
+
     /** The job {@code pointer} refers to, as SeaTunnel's {@code JobImmutableInformation}. */
     Object resolve(JobInfoPointer pointer, SerializationService serialization) {
         metrics.reads.incrementAndGet();
