@@ -89,16 +89,17 @@ public final class Location implements Serializable {
      * {@code s3://bucket/prefix/000000000000007b.jobinfo}. Characters a URI path cannot hold are percent-encoded, so
      * the result's {@link #fileName()} is {@code childName}.
      *
-     * @throws IllegalArgumentException naming {@code childName} if it is null, empty, holds a '/' or a '..', or is
-     *     '.': it must name an entry of this directory and nothing else
+     * @throws IllegalArgumentException naming {@code childName} if it is null, empty, holds a '/', or is '.' or '..':
+     *     it must name an entry of this directory and nothing else (without a '/', '..' and '.' are the only names
+     *     that step out of it)
      * @throws IllegalStateException    if this location has a query or a fragment, or no hierarchical path
      */
     public Location resolve(String childName) {
-        if (childName == null || childName.isEmpty() || childName.equals(".") || childName.contains("/")
-                || childName.contains("..")) {
+        if (childName == null || childName.isEmpty() || childName.equals(".") || childName.equals("..")
+                || childName.contains("/")) {
             throw new IllegalArgumentException("not the name of an entry of " + uri + ": "
                     + (childName == null ? "null" : "'" + childName + "'")
-                    + " (a name is not empty, not '.', and holds no '/' and no '..')");
+                    + " (a name is not empty, not '.' or '..', and holds no '/')");
         }
         if (parsed.isOpaque() || parsed.getRawQuery() != null || parsed.getRawFragment() != null) {
             throw new IllegalStateException("the location '" + uri + "' is not a directory a name can be resolved"
