@@ -6,10 +6,11 @@ import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Where a blob or a store's namespace lives, as an absolute URI: {@code file:///var/lib/jobinfo/000000000000007b.jobinfo},
- * {@code hdfs://ns/jobinfo/000000000000007b.jobinfo}, {@code s3://bucket/prefix/000000000000007b.jobinfo}. Backends
- * build their own (see {@link JobInfoStore#location(long)}) and nobody parses one back into keys or file names: a
- * leftover is removed through {@link StoredBlob#leftoverToken()}. Immutable; equal when the URI strings are, and
+ * Where a blob or a store's namespace lives, as an absolute URI:
+ * {@code file:///var/lib/jobinfo/000000000000007b.jobinfo}, {@code hdfs://ns/jobinfo/000000000000007b.jobinfo},
+ * {@code s3://bucket/prefix/000000000000007b.jobinfo}. Backends build their own (see
+ * {@link JobInfoStore#location(long)}) and nobody parses one back into keys or file names: a leftover is removed
+ * through {@link StoredBlob#leftoverToken()}. Immutable; equal when the URI strings are (nothing is normalised), and
  * {@link #toString()} is that string exactly, as messages and reports print it.
  */
 public final class Location implements Serializable {
@@ -46,6 +47,25 @@ public final class Location implements Serializable {
                     + " s3:)");
         }
         return new Location(uri, parsed);
+    }
+
+    /**
+     * The location {@code scheme:name} of something that is not a file, such as a Hazelcast map
+     * ({@code map:engine_runningJobInfo}): {@code name} as it is where a URI holds it so, percent-encoded elsewhere.
+     *
+     * @throws IllegalArgumentException naming both if {@code name} is null or empty or they make no URI
+     */
+    public static Location of(String scheme, String name) {
+        if (scheme == null || name == null || name.isEmpty()) {
+            throw new IllegalArgumentException("a location needs a scheme and a name, got " + scheme + " and "
+                    + (name == null ? "null" : "'" + name + "'"));
+        }
+        try {
+            return of(new URI(scheme, name, null).toString());
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("not a location: the scheme '" + scheme + "' and the name '" + name
+                    + "' make no URI (" + e.getReason() + ")");
+        }
     }
 
     /** {@code file}, {@code hdfs}, {@code s3}, ... */

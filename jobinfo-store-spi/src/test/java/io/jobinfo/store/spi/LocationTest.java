@@ -78,6 +78,19 @@ class LocationTest {
     }
 
     @Test
+    void aNameUnderASchemeIsQuotedOnlyWhereAUriNeedsIt() {
+        assertThat(Location.of("map", "engine_runningJobInfo")).hasToString("map:engine_runningJobInfo")
+                .isEqualTo(Location.of("map:engine_runningJobInfo"));
+        assertThat(Location.of("inline", "__st.jobinfo-history")).hasToString("inline:__st.jobinfo-history");
+        assertThat(Location.of("map", "a b%c")).hasToString("map:a%20b%25c");
+        assertThat(Location.of("map", "x").scheme()).isEqualTo("map");
+        assertThatThrownBy(() -> Location.of("map", "")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("a location needs a scheme and a name, got map and ''");
+        assertThatThrownBy(() -> Location.of("1 x", "m")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("not a location: the scheme '1 x' and the name 'm' make no URI (");
+    }
+
+    @Test
     void resolveNamesAnEntryOfTheDirectory() {
         Location dir = Location.of("s3://bucket/prefix/");
         assertThat(dir.resolve("0000000000000001.jobinfo")).hasToString("s3://bucket/prefix/0000000000000001.jobinfo");
