@@ -1,6 +1,7 @@
 package io.jobinfo.store.lifecycle;
 
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**
@@ -16,7 +17,7 @@ public class FencedException extends JobInfoStoreException {
     private final long writerEpoch;
     private final long currentEpoch;
 
-    public FencedException(String action, long jobId, String location, long writerEpoch, long currentEpoch) {
+    public FencedException(String action, long jobId, Location location, long writerEpoch, long currentEpoch) {
         super("Fenced: this member's leader epoch " + writerEpoch + " is older than the current epoch "
                 + currentEpoch + " (a newer master has taken over); " + action + " was refused and the job map is"
                 + " unchanged", jobId, location);

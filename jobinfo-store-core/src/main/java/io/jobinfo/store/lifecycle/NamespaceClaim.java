@@ -85,9 +85,8 @@ public final class NamespaceClaim {
             }
         }
         if (!holder.equals(clusterName)) {
-            throw new NamespaceClaimedException("the store namespace " + store.location(JOB_ID).replace(
-                    io.jobinfo.store.spi.StoreNaming.blobName(JOB_ID), "") + " belongs to the cluster '" + holder
-                    + "', not to this cluster '" + clusterName + "': two clusters on one namespace would delete each"
+            throw new NamespaceClaimedException("the store namespace " + store.location(JOB_ID).parent()
+                    + " belongs to the cluster '" + holder + "', not to this cluster '" + clusterName + "': two clusters on one namespace would delete each"
                     + " other's jobs. Give this cluster a namespace of its own; if '" + holder + "' is gone for good"
                     + " and its jobs with it, delete the claim " + store.location(JOB_ID) + " and start again",
                     store.location(JOB_ID));

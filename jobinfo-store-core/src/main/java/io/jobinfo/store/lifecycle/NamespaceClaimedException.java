@@ -1,5 +1,6 @@
 package io.jobinfo.store.lifecycle;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /** The store namespace belongs to another cluster ({@link NamespaceClaim}); nothing was written. */
@@ -7,7 +8,7 @@ public final class NamespaceClaimedException extends JobInfoStoreException {
 
     private static final long serialVersionUID = 1L;
 
-    NamespaceClaimedException(String message, String location) {
+    NamespaceClaimedException(String message, Location location) {
         super(message, null, location);
     }
 }

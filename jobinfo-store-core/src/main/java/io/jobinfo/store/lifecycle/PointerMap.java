@@ -11,6 +11,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.nio.serialization.HazelcastSerializationException;
 import com.hazelcast.query.Predicates;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import java.util.AbstractMap;
 import java.util.ArrayList;
@@ -68,7 +69,7 @@ public final class PointerMap {
         return new JobInfoStoreException("The job map value of this job cannot be deserialized and was not used"
                 + " (" + e.getMessage() + "); it is not a value this library or the engine wrote. Inspect it with"
                 + " 'jobinfo-store inspect' and remove the entry if it does not belong there", jobId,
-                "map:" + map.getName(), e);
+                Location.of("map", map.getName()), e);
     }
 
     /**

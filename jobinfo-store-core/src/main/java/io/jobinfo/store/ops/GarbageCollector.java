@@ -15,6 +15,7 @@ import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.IncidentLog;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -248,7 +249,7 @@ public final class GarbageCollector {
             }
             for (DeleteMarker marker : interrupted) {
                 long jobId = marker.jobId();
-                String location = store.location(jobId);
+                Location location = store.location(jobId);
                 MapValue now;
                 try {
                     now = reader.read(jobId);

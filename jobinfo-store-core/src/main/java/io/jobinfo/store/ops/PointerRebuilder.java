@@ -10,6 +10,7 @@ import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.StoredHeader;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.JobInfoStore;
@@ -71,7 +72,7 @@ public final class PointerRebuilder {
         public abstract long jobId();
 
         /** The blob's location, as the listing gave it. */
-        public abstract String location();
+        public abstract Location location();
 
         public abstract Outcome outcome();
 

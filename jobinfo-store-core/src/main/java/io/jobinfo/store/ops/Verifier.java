@@ -15,6 +15,7 @@ import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -118,13 +119,14 @@ public final class Verifier {
         Problem() {
         }
 
-        public static Problem of(long jobId, String location, String reason) {
+        public static Problem of(long jobId, Location location, String reason) {
             return new AutoValue_Verifier_Problem(jobId, location, reason);
         }
 
         public abstract long jobId();
 
-        public abstract String location();
+        /** The blob's location, or the map's ({@code map:<name>}, {@code inline:<name>}) for a value. */
+        public abstract Location location();
 
         public abstract String reason();
     }
@@ -260,11 +262,11 @@ public final class Verifier {
         try {
             read = reader.read(jobId);
         } catch (RuntimeException e) {
-            broken.add(Problem.of(jobId, "map:" + map.getName(), "the map value cannot be read: " + e));
+            broken.add(Problem.of(jobId, Location.of("map", map.getName()), "the map value cannot be read: " + e));
             return;
         }
         if (read.undecodable()) {
-            broken.add(Problem.of(jobId, "map:" + map.getName(), read.problem()));
+            broken.add(Problem.of(jobId, Location.of("map", map.getName()), read.problem()));
             return;
         }
         Object value = read.value();
@@ -278,26 +280,26 @@ public final class Verifier {
             try {
                 job = format.read(jobId, value);
             } catch (CodecException e) {
-                broken.add(Problem.of(jobId, "map:" + map.getName(), "the " + format.name()
+                broken.add(Problem.of(jobId, Location.of("map", map.getName()), "the " + format.name()
                         + " value is malformed: " + e.getMessage()));
                 return;
             }
             inline.add(InlineEntry.of(jobId, job.payloadLength(), format.name()));
             String problem = decodeProblem(job.codecId(), job.payload());
             if (problem != null) {
-                broken.add(Problem.of(jobId, "inline:" + map.getName(), problem));
+                broken.add(Problem.of(jobId, Location.of("inline", map.getName()), problem));
             }
             return;
         }
         if (wrapped == null) {
-            broken.add(Problem.of(jobId, "map:" + map.getName(), "the value is a " + value.getClass().getName()
-                    + ", neither a pointer nor an inline job of the formats " + formats.names()
-                    + "; choose the map's value format (--value-format)"));
+            broken.add(Problem.of(jobId, Location.of("map", map.getName()), "the value is a "
+                    + value.getClass().getName() + ", neither a pointer nor an inline job of the formats "
+                    + formats.names() + "; choose the map's value format (--value-format)"));
             return;
         }
         JobInfoPointer pointer = wrapped;
         if (!pointer.storeId().equals(store.storeId())) {
-            broken.add(Problem.of(jobId, "store:" + pointer.storeId(), "the pointer names store '"
+            broken.add(Problem.of(jobId, Location.of("store", pointer.storeId()), "the pointer names store '"
                     + pointer.storeId() + "' but the configured store is '" + store.storeId()
                     + "'; verify with that store's configuration"));
             return;

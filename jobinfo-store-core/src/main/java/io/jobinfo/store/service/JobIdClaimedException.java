@@ -2,6 +2,7 @@ package io.jobinfo.store.service;
 
 import io.jobinfo.store.lifecycle.DeleteMarker;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**
@@ -13,7 +14,7 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 public final class JobIdClaimedException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public JobIdClaimedException(long jobId, String location, DeleteMarker marker, long waitedMillis) {
+    public JobIdClaimedException(long jobId, Location location, DeleteMarker marker, long waitedMillis) {
         super("The job id is being deleted (" + (marker == null ? "claimed" : "claimed by " + marker.owner()
                 + " at " + marker.claimedAt()) + ") and the claim was not released within " + waitedMillis
                 + " ms; nothing was registered. Retry the submit once the deletion has finished", jobId, location);

@@ -1,5 +1,6 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**
@@ -9,7 +10,7 @@ import io.jobinfo.store.spi.JobInfoStoreException;
 public class JobInfoConflictException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public JobInfoConflictException(long jobId, String location, String detail) {
+    public JobInfoConflictException(long jobId, Location location, String detail) {
         super("Job id is already registered with a different job description (" + detail
                 + "); submit under a new job id, or remove the running job first", jobId, location);
     }

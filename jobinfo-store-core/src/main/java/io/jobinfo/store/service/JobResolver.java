@@ -7,6 +7,7 @@ import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
@@ -79,7 +80,7 @@ final class JobResolver<T> {
             }
             if (value instanceof InlineJobInfo) {
                 InlineJobInfo inline = (InlineJobInfo) value;
-                T job = decode(jobId, inline.codecId(), inline.encodedJob(), "inline:" + mapName);
+                T job = decode(jobId, inline.codecId(), inline.encodedJob(), Location.of("inline", mapName));
                 return new CachedJob<>(key, inline.initializationTimestamp(), job, inline.encodedLength());
             }
             throw new JobInfoStoreException("The job map holds a " + value.getClass().getName()
@@ -89,7 +90,7 @@ final class JobResolver<T> {
         }
     }
 
-    private T decode(long jobId, int codecId, byte[] payload, String location) throws JobInfoStoreException {
+    private T decode(long jobId, int codecId, byte[] payload, Location location) throws JobInfoStoreException {
         if (codecId != codec.id()) {
             throw new JobInfoStoreException("The job was written with codec id " + codecId + " but this registry"
                     + " decodes codec " + codec.name() + " (id " + codec.id() + "); configure the codec that wrote it",
@@ -104,11 +105,11 @@ final class JobResolver<T> {
     }
 
     /** Where the job a map value describes lives, for messages; {@code null} if unknown. */
-    String locationOf(long jobId, Object value) {
+    Location locationOf(long jobId, Object value) {
         if (value instanceof JobInfoPointer && storesById.containsKey(((JobInfoPointer) value).storeId())) {
             return storesById.get(((JobInfoPointer) value).storeId()).location(jobId);
         }
-        return value instanceof InlineJobInfo ? "inline:" + mapName : null;
+        return value instanceof InlineJobInfo ? Location.of("inline", mapName) : null;
     }
 
     /** The codec every job is decoded with. */

@@ -1,5 +1,6 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 
 /**
@@ -11,7 +12,7 @@ import io.jobinfo.store.spi.OutcomeUnknownException;
 public class PointerOutcomeUnknownException extends OutcomeUnknownException {
     private static final long serialVersionUID = 1L;
 
-    public PointerOutcomeUnknownException(long jobId, String location, Throwable cause) {
+    public PointerOutcomeUnknownException(long jobId, Location location, Throwable cause) {
         super("the blob is stored and kept, but the pointer write to the job map may or may not have happened ("
                 + cause + "); the submit is not acknowledged, retry it", jobId, location, cause);
     }

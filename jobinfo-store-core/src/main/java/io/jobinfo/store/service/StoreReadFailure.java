@@ -1,5 +1,6 @@
 package io.jobinfo.store.service;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**
@@ -12,7 +13,7 @@ final class StoreReadFailure extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
     private final Long storeJobId;
-    private final String storeLocation;
+    private final Location storeLocation;
 
     StoreReadFailure(JobInfoStoreException storeFailure) {
         super(storeFailure.getMessage(), null, null, storeFailure);
@@ -26,7 +27,7 @@ final class StoreReadFailure extends JobInfoStoreException {
     }
 
     @Override
-    public String location() {
+    public Location location() {
         return storeLocation;
     }
 }

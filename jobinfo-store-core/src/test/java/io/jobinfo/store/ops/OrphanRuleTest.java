@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.lifecycle.OrphanRule.Verdict;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,7 +18,7 @@ class OrphanRuleTest {
     private final OrphanRule rule = new OrphanRule(Duration.ofHours(1));
 
     private static StoredBlob blob(Duration age, boolean incomplete) {
-        return StoredBlob.of(1, "loc", 10, NOW.minus(age), incomplete);
+        return StoredBlob.of(1, Location.of("file:///loc/0000000000000001.jobinfo"), 10, NOW.minus(age), incomplete);
     }
 
     @Test

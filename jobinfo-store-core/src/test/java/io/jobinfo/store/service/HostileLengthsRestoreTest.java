@@ -138,7 +138,7 @@ class HostileLengthsRestoreTest {
                     .contains("claims " + (Integer.MAX_VALUE - 1L) + " characters").contains("only 2 bytes remain");
             assertThat(report.failed().get(5L).getMessage()).contains("map:" + mapName)
                     .contains("encoded job claims " + (Integer.MAX_VALUE - 16) + " bytes");
-            assertThat(report.failed().get(6L).getMessage()).contains(store.location(6))
+            assertThat(report.failed().get(6L).getMessage()).contains(store.location(6).toString())
                     .contains("claims " + (Integer.MAX_VALUE - 1L) + " characters");
         }
     }
@@ -198,7 +198,7 @@ class HostileLengthsRestoreTest {
 
             assertThat(restored).containsOnlyKeys(1L, 2L, 3L);
             assertThat(report.failed()).containsOnlyKeys(4L, 5L);
-            assertThat(report.failed().get(4L).getMessage()).contains("jobId=4").contains(store.location(4))
+            assertThat(report.failed().get(4L).getMessage()).contains("jobId=4").contains(store.location(4).toString())
                     .contains("more memory than the heap has").contains("the test's careless codec");
             assertThat(report.failed().get(5L).getMessage()).contains("jobId=5")
                     .contains("more stack than the thread has");

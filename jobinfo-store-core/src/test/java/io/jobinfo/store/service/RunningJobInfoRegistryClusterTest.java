@@ -253,8 +253,8 @@ class RunningJobInfoRegistryClusterTest {
 
         assertThat(report.failed()).containsOnlyKeys(4L, 6L);
         assertThat(report.failed().get(4L)).isInstanceOf(CorruptBlobException.class)
-                .hasMessageContaining("jobId=4").hasMessageContaining(store.location(4));
-        assertThat(report.failed().get(6L)).hasMessageContaining("jobId=6").hasMessageContaining(store.location(6));
+                .hasMessageContaining("jobId=4").hasMessageContaining(store.location(4).toString());
+        assertThat(report.failed().get(6L)).hasMessageContaining("jobId=6").hasMessageContaining(store.location(6).toString());
         assertThat(restored).containsExactlyInAnyOrder(1L, 2L, 3L, 5L, 7L, 8L, 9L, 10L);
     }
 

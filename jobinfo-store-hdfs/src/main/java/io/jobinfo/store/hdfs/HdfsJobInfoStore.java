@@ -6,6 +6,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
@@ -101,7 +102,10 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     private final UserGroupInformation ugi;
     private final boolean keytabLogin;
     private final Path dir;
-    private final String dirPrefix;
+    /** The namespace directory's location, as store-wide failures name it. */
+    private final Location dirLocation;
+    /** The same ending with '/': blob locations are its entries. */
+    private final Location namespace;
     private final Commit commit;
 
     private HdfsJobInfoStore(FileSystem fs, FileSystem ops, Commit commit, UserGroupInformation ugi,
@@ -113,7 +117,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         this.keytabLogin = keytabLogin;
         this.dir = dir;
         String uri = dir.toUri().toString();
-        this.dirPrefix = uri.endsWith("/") ? uri : uri + "/";
+        this.dirLocation = Location.of(uri);
+        this.namespace = uri.endsWith("/") ? dirLocation : Location.of(uri + "/");
         this.commit = commit;
     }
 
@@ -123,7 +128,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
      *
      * @throws JobInfoStoreException naming the scheme and the file system class, and what is supported
      */
-    private static Commit commitFor(FileSystem ops, URI fsUri, String where) throws JobInfoStoreException {
+    private static Commit commitFor(FileSystem ops, URI fsUri, Location where) throws JobInfoStoreException {
         if (ops instanceof DistributedFileSystem) {
             return Commit.HDFS_RENAME;
         }
@@ -162,9 +167,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     public static HdfsJobInfoStore open(Configuration conf, String namespace, String storeId, boolean createDirectories,
                                         UserGroupInformation ugi, boolean keytabLogin) throws JobInfoStoreException {
         Path ns = new Path(namespace);
-        URI fsUri = ns.toUri().getScheme() != null ? ns.toUri() : FileSystem.getDefaultUri(conf);
-        String where = fsUri.getScheme() + "://" + (fsUri.getAuthority() == null ? "" : fsUri.getAuthority())
-                + ns.toUri().getPath();
+        URI fsUri = fileSystemUri(conf, ns);
+        Location where = namespaceLocation(conf, namespace);
         FileSystem fs;
         try {
             fs = doAs(ugi, () -> FileSystem.newInstance(fsUri, conf));
@@ -195,8 +199,26 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         return store;
     }
 
+    /** The file system {@code ns} is on: its own scheme and authority, or {@code fs.defaultFS}'s. */
+    private static URI fileSystemUri(Configuration conf, Path ns) {
+        return ns.toUri().getScheme() != null ? ns.toUri() : FileSystem.getDefaultUri(conf);
+    }
+
+    /**
+     * Where the configured {@code namespace} is, before the file system is reached: {@code hdfs://nameservice/path}
+     * (the scheme and authority of {@code fs.defaultFS} when the namespace names none), for the failures of opening
+     * the store.
+     */
+    static Location namespaceLocation(Configuration conf, String namespace) {
+        Path ns = new Path(namespace);
+        URI fsUri = fileSystemUri(conf, ns);
+        // the raw (percent-encoded) path: the same string as the decoded one for every path a URI holds as it is
+        return Location.of(fsUri.getScheme() + "://" + (fsUri.getAuthority() == null ? "" : fsUri.getAuthority())
+                + ns.toUri().getRawPath());
+    }
+
     private void checkUsable(boolean createDirectories) throws JobInfoStoreException {
-        String where = dir.toUri().toString();
+        Location where = dirLocation;
         try {
             as(() -> {
                 if (commit != Commit.CONDITIONAL_CREATE) {
@@ -231,7 +253,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
      * On {@code viewfs://} the plain rename is write-once only where the mount target's rename refuses to replace an
      * existing file: HDFS. Any other target (a local directory, an object store) is refused.
      */
-    private void checkViewfsTarget(String where) throws IOException {
+    private void checkViewfsTarget(Location where) throws IOException {
         Path target = ops.resolvePath(dir);
         String scheme = target.toUri().getScheme();
         if (!"hdfs".equalsIgnoreCase(scheme)) {
@@ -258,7 +280,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
                 }
                 throw new JobInfoStoreException("The S3 server accepted a second conditional create of the same"
                         + " object (If-None-Match: * ignored); write-once cannot be guaranteed on it. Use a server"
-                        + " that supports conditional writes (AWS S3, MinIO, S3Proxy)", null, probe.toUri().toString());
+                        + " that supports conditional writes (AWS S3, MinIO, S3Proxy)", null,
+                        Location.of(probe.toUri().toString()));
             }
             ops.create(probe, false).close();
             if (commit == Commit.LOCAL_LINK) {
@@ -291,8 +314,8 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public String location(long jobId) {
-        return dirPrefix + StoreNaming.blobName(jobId);
+    public Location location(long jobId) {
+        return namespace.resolve(StoreNaming.blobName(jobId));
     }
 
     // ------------------------------------------------------------------------------------------------ write
@@ -532,7 +555,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+    protected JobInfoStoreException readFailure(long jobId, Location location, IOException e) {
         if (e instanceof FileNotFoundException) {
             return new BlobNotFoundException(jobId, location); // deleted while being read
         }
@@ -587,7 +610,7 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
             });
         } catch (IOException e) {
             throw new JobInfoStoreException("Listing the namespace failed: " + HadoopConfigurations.rootMessage(e),
-                    null, dir.toUri().toString(), e);
+                    null, dirLocation, e);
         }
         if (visitorFailure.get() != null) {
             throw visitorFailure.get();
@@ -607,14 +630,14 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
         }
         long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
         Instant modified = Instant.ofEpochMilli(status.getModificationTime());
-        return blobId.isPresent() ? StoredBlob.of(id, dirPrefix + name, status.getLen(), modified, false)
-                : StoredBlob.leftover(id, dirPrefix + name, status.getLen(), modified, name);
+        return blobId.isPresent() ? StoredBlob.of(id, namespace.resolve(name), status.getLen(), modified, false)
+                : StoredBlob.leftover(id, namespace.resolve(name), status.getLen(), modified, name);
     }
 
     @Override
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        String location = leftover.location();
+        Location location = leftover.location();
         // the token is the temporary file's name in this directory, checked again: the entry may come from anywhere
         String name = leftover.leftoverToken();
         if (!StoreNaming.isTempNameOf(name, leftover.jobId())) {
@@ -632,14 +655,14 @@ public final class HdfsJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() throws JobInfoStoreException {
-        if (!markClosed(dir.toUri().toString())) {
+        if (!markClosed(dirLocation)) {
             return;
         }
         try {
             fs.close();
         } catch (IOException e) {
             throw new JobInfoStoreException("Closing the Hadoop client failed: " + HadoopConfigurations.rootMessage(e),
-                    null, dir.toUri().toString(), e);
+                    null, dirLocation, e);
         } finally {
             if (keytabLogin) {
                 try {

@@ -65,7 +65,8 @@ public final class HdfsJobInfoStoreFactory implements JobInfoStoreFactory {
             throw new JobInfoStoreException("Kerberos login failed for principal '" + principal + "' with keytab '"
                     + keytab + "' (" + HadoopConfigurations.rootMessage(e) + "); check "
                     + HadoopConfigurations.KERBEROS_PRINCIPAL + ", " + HadoopConfigurations.KERBEROS_KEYTAB
-                    + " and the krb5.conf of this machine", null, config.namespace(), e);
+                    + " and the krb5.conf of this machine", null,
+                    HdfsJobInfoStore.namespaceLocation(conf, config.namespace()), e);
         }
         boolean mkdirs = !"false".equalsIgnoreCase(config.option(HadoopConfigurations.CREATE_DIRECTORIES));
         return HdfsJobInfoStore.open(conf, config.namespace(), config.storeId(), mkdirs, ugi, keytabLogin);

@@ -13,6 +13,7 @@ import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStores;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoredBlob;
@@ -128,7 +129,7 @@ class HdfsFaultTest {
                 assertThat(read).isNotInstanceOf(BlobNotFoundException.class)
                         .isNotInstanceOf(CorruptBlobException.class)
                         .hasMessageContaining("jobId=2")
-                        .hasMessageContaining(store.location(2))
+                        .hasMessageContaining(store.location(2).toString())
                         .hasMessageContaining("Could not obtain block");
 
                 // a write cannot place its block either: it fails, and nothing becomes visible
@@ -262,7 +263,8 @@ class HdfsFaultTest {
             assertThat(listed).singleElement().satisfies(b -> {
                 assertThat(b.incomplete()).isTrue();
                 assertThat(b.jobId()).isEqualTo(5L);
-                assertThat(b.location()).contains("/.tmp-0000000000000005-");
+                assertThat(b.location().fileName()).startsWith(".tmp-0000000000000005-");
+                assertThat(b.location().parent()).isEqualTo(store.location(5).parent());
             });
             assertThat(store.deleteIncomplete(listed.get(0))).isTrue();
             assertThat(store.deleteIncomplete(listed.get(0))).isFalse();
@@ -277,13 +279,13 @@ class HdfsFaultTest {
     @Test
     void deleteIncompleteRefusesLocationsOutsideTheStore() throws Exception {
         try (JobInfoStore store = JobInfoStores.open(config().build())) {
-            String prefix = store.location(9).substring(0, store.location(9).lastIndexOf('/') + 1);
+            String prefix = store.location(9).parent().toString();
             for (String evil : List.of(prefix + "../.tmp-0000000000000009-x", prefix + "sub/.tmp-0000000000000009-x",
                     "hdfs://elsewhere:8020/.tmp-0000000000000009-x", prefix + "0000000000000009.jobinfo")) {
-                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.of(9, evil, 0, java.time.Instant.now(),
+                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.of(9, Location.of(evil), 0, java.time.Instant.now(),
                         true))).as(evil).isInstanceOf(IllegalArgumentException.class);
                 String token = evil.startsWith(prefix) ? evil.substring(prefix.length()) : evil;
-                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.leftover(9, evil, 0,
+                assertThatThrownBy(() -> store.deleteIncomplete(StoredBlob.leftover(9, Location.of(evil), 0,
                         java.time.Instant.now(), token))).as("token %s", token)
                         .isInstanceOf(IllegalArgumentException.class);
             }
@@ -301,7 +303,7 @@ class HdfsFaultTest {
                 .option("seatunnel.hadoop.dfs.replication", "1")
                 .build();
         try (JobInfoStore store = JobInfoStores.open(cfg)) {
-            assertThat(store.location(1)).startsWith("viewfs://jobinfo-cluster/jobs/ns/");
+            assertThat(store.location(1).parent()).hasToString("viewfs://jobinfo-cluster/jobs/ns/");
             int writers = 8;
             ExecutorService pool = Executors.newFixedThreadPool(writers);
             try {

@@ -74,7 +74,7 @@ class HdfsHaNameserviceTest {
                 .build();
         byte[] envelope = BlobEnvelope.wrap(8, 1, TestBlobs.randomPayload(8, 500_000));
         try (JobInfoStore store = JobInfoStores.open(config)) {
-            assertThat(store.location(8)).isEqualTo("hdfs://jobinfo-ns/seatunnel/jobinfo/0000000000000008.jobinfo");
+            assertThat(store.location(8)).hasToString("hdfs://jobinfo-ns/seatunnel/jobinfo/0000000000000008.jobinfo");
             assertThat(store.create(8, BlobSource.ofBytes(envelope))).isEqualTo(CreateOutcome.CREATED);
 
             HATestUtil.waitForStandbyToCatchUp(cluster.getNameNode(0), cluster.getNameNode(1));

@@ -143,7 +143,8 @@ class HdfsKerberosTest {
         try (JobInfoStore store = JobInfoStores.open(config(clientPrincipal, clientKeytab.getPath()).build())) {
             assertThat(store.create(1, BlobSource.ofBytes(envelope))).isEqualTo(CreateOutcome.CREATED);
             assertThat(store.create(1, BlobSource.ofBytes(envelope))).isEqualTo(CreateOutcome.ALREADY_PRESENT);
-            assertThat(store.read(1).payload()).isEqualTo(BlobEnvelope.verify(envelope, 1, "x").payload());
+            assertThat(store.read(1).payload())
+                    .isEqualTo(BlobEnvelope.verify(envelope, 1, store.location(1)).payload());
             assertThat(store.list()).singleElement().satisfies(b -> assertThat(b.jobId()).isEqualTo(1L));
             assertThat(store.delete(1)).isTrue();
             assertThatThrownBy(() -> store.read(1)).isInstanceOf(BlobNotFoundException.class);
@@ -188,8 +189,8 @@ class HdfsKerberosTest {
                 long jobId = 100 + round;
                 byte[] envelope = BlobEnvelope.wrap(jobId, 1, TestBlobs.randomPayload(jobId, 1 << 20));
                 assertThat(store.create(jobId, BlobSource.ofBytes(envelope))).isEqualTo(CreateOutcome.CREATED);
-                assertThat(store.read(jobId).payload()).isEqualTo(BlobEnvelope.verify(envelope, jobId, "x")
-                        .payload());
+                assertThat(store.read(jobId).payload())
+                        .isEqualTo(BlobEnvelope.verify(envelope, jobId, store.location(jobId)).payload());
                 LOG.warn("kerberos round {}: create + read ok; sleeping past the ticket lifetime", round);
                 Thread.sleep((TICKET_LIFETIME_SECONDS + 15) * 1000L);
             }

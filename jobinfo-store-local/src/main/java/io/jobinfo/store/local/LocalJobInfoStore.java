@@ -6,6 +6,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
@@ -83,11 +84,11 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
             }
         } catch (IOException e) {
             throw new JobInfoStoreException("Cannot create the store directory: " + e + "; create it or fix its"
-                    + " permissions", null, absolute.toUri().toString(), e);
+                    + " permissions", null, uri(absolute), e);
         }
         if (!Files.isDirectory(absolute)) {
             throw new JobInfoStoreException("The store directory does not exist; create it or set "
-                    + LocalJobInfoStoreFactory.CREATE_DIRECTORIES + "=true", null, absolute.toUri().toString());
+                    + LocalJobInfoStoreFactory.CREATE_DIRECTORIES + "=true", null, uri(absolute));
         }
         probeHardLinks(absolute);
         String id = storeId != null ? storeId : StoreNaming.deriveStoreId("local:" + absolute);
@@ -102,10 +103,10 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
             Files.createLink(link, probe);
         } catch (UnsupportedOperationException e) {
             throw new JobInfoStoreException("The file system of the store directory does not support hard links,"
-                    + " which write-once creation needs; use a POSIX file system or NFS", null, dir.toUri().toString());
+                    + " which write-once creation needs; use a POSIX file system or NFS", null, uri(dir));
         } catch (IOException e) {
             throw new JobInfoStoreException("The store directory is not writable (" + e + "); fix its permissions",
-                    null, dir.toUri().toString(), e);
+                    null, uri(dir), e);
         } finally {
             try {
                 Files.deleteIfExists(link);
@@ -132,8 +133,13 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public String location(long jobId) {
-        return path(jobId).toUri().toString();
+    public Location location(long jobId) {
+        return uri(path(jobId));
+    }
+
+    /** The location of a file or directory: its URI, as {@link Path#toUri()} gives it. */
+    private static Location uri(Path p) {
+        return Location.of(p.toUri().toString());
     }
 
     @Override
@@ -293,7 +299,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
                     continue;
                 }
                 long id = blobId.isPresent() ? blobId.getAsLong() : tempId.getAsLong();
-                String location = p.toUri().toString();
+                Location location = uri(p);
                 Instant modified = attrs.lastModifiedTime().toInstant();
                 if (!visitor.test(blobId.isPresent() ? StoredBlob.of(id, location, attrs.size(), modified, false)
                         : StoredBlob.leftover(id, location, attrs.size(), modified, p.getFileName().toString()))) {
@@ -304,11 +310,11 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
             IOException cause = e instanceof DirectoryIteratorException ? ((DirectoryIteratorException) e).getCause()
                     : (IOException) e;
             if (!Files.isDirectory(dir)) {
-                throw new JobInfoStoreException(directoryGone() + " (" + cause + ")", null, dir.toUri().toString(),
+                throw new JobInfoStoreException(directoryGone() + " (" + cause + ")", null, uri(dir),
                         cause);
             }
             throw new JobInfoStoreException("Listing the store directory failed: " + cause, null,
-                    dir.toUri().toString(), cause);
+                    uri(dir), cause);
         }
     }
 
@@ -330,7 +336,7 @@ public final class LocalJobInfoStore extends AbstractJobInfoStore {
 
     @Override
     public void close() {
-        if (markClosed(dir.toUri().toString()) && deadline != null) {
+        if (markClosed(uri(dir)) && deadline != null) {
             deadline.close();
         }
     }

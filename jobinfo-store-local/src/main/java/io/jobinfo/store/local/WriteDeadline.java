@@ -1,6 +1,7 @@
 package io.jobinfo.store.local;
 
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -88,7 +89,7 @@ final class WriteDeadline {
      * @throws OutcomeUnknownException the deadline passed while the write was committing, or the caller was
      *     interrupted after the write began
      */
-    boolean run(long jobId, String location, final Write write) throws JobInfoStoreException {
+    boolean run(long jobId, Location location, final Write write) throws JobInfoStoreException {
         long deadline = System.nanoTime() + timeoutNanos;
         boolean slot;
         try {

@@ -121,7 +121,7 @@ class LocalDiskFaultTest {
 
     private void assertAcknowledgedIntact() throws Exception {
         for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
-            byte[] expected = BlobEnvelope.verify(e.getValue(), e.getKey(), "expected").payload();
+            byte[] expected = BlobEnvelope.verify(e.getValue(), e.getKey(), store.location(e.getKey())).payload();
             assertThat(bounded(() -> store.read(e.getKey())).payload())
                     .as("acknowledged job %s", e.getKey()).isEqualTo(expected);
         }

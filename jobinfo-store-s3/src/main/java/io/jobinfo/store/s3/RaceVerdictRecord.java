@@ -1,5 +1,6 @@
 package io.jobinfo.store.s3;
 
+import io.jobinfo.store.spi.Location;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.slf4j.Logger;
@@ -36,7 +37,7 @@ final class RaceVerdictRecord {
     }
 
     /** {@code s3://bucket/<prefix>.probe-race-verdict}. */
-    String location() {
+    Location location() {
         return S3JobInfoStore.locationOfKey(settings.bucket, key);
     }
 

@@ -6,6 +6,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
@@ -119,7 +120,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     private final S3StoreSettings settings;
     private final String bucket;
     private final String prefix;
-    private final String locationBase;
+    /** The location of the prefix, ending with '/': blob locations are its entries. */
+    private final Location locationBase;
     private final WriteMode writeMode;
     private final boolean conditionalWrites;
     private final boolean sdkChecksums;
@@ -154,9 +156,9 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     /** {@code s3://bucket/key}, percent-encoded where a URI needs it (spaces, non-ASCII). */
-    static String locationOfKey(String bucket, String key) {
+    static Location locationOfKey(String bucket, String key) {
         try {
-            return new URI("s3", bucket, "/" + key, null).toASCIIString();
+            return Location.of(new URI("s3", bucket, "/" + key, null).toASCIIString());
         } catch (URISyntaxException e) {
             throw new IllegalArgumentException("bucket " + bucket + " cannot be part of a URI", e);
         }
@@ -208,8 +210,8 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    public String location(long jobId) {
-        return locationBase + StoreNaming.blobName(jobId);
+    public Location location(long jobId) {
+        return locationBase.resolve(StoreNaming.blobName(jobId));
     }
 
     // ------------------------------------------------------------------------------------------------ write
@@ -481,7 +483,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     }
 
     @Override
-    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+    protected JobInfoStoreException readFailure(long jobId, Location location, IOException e) {
         return new JobInfoStoreException("Reading the blob failed while streaming it: " + e + "; check the"
                 + " connection to " + settings.describeEndpoint() + " and retry", jobId, location, e);
     }
@@ -531,7 +533,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                     .maxKeys(listPageKeys)).contents()) {
                 String name = o.key().substring(prefix.length());
                 OptionalLong id = StoreNaming.parseBlobName(name);
-                if (id.isPresent() && !visitor.test(StoredBlob.of(id.getAsLong(), locationBase + name, o.size(),
+                if (id.isPresent() && !visitor.test(StoredBlob.of(id.getAsLong(), locationBase.resolve(name), o.size(),
                         o.lastModified(), false))) {
                     return;
                 }
@@ -545,8 +547,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 OptionalLong id = StoreNaming.parseBlobName(name);
                 if (id.isPresent()) {
                     Instant started = u.initiated() != null ? u.initiated() : Instant.EPOCH;
-                    if (!visitor.test(StoredBlob.leftover(id.getAsLong(), locationBase + name + UPLOAD_ID_PARAM
-                            + urlEncode(u.uploadId()), 0, started, u.uploadId()))) {
+                    // the upload id is shown for people only: deleteLeftover takes it from the token
+                    Location upload = Location.of(locationBase.resolve(name) + UPLOAD_ID_PARAM
+                            + urlEncode(u.uploadId()));
+                    if (!visitor.test(StoredBlob.leftover(id.getAsLong(), upload, 0, started, u.uploadId()))) {
                         return;
                     }
                 }
@@ -560,7 +564,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
     @Override
     protected boolean deleteLeftover(StoredBlob leftover) throws JobInfoStoreException {
         checkOpen();
-        String location = leftover.location();
+        Location location = leftover.location();
         // the token is the upload id; the key is the job's own, from its id: nothing is parsed out of the location
         String uploadId = leftover.leftoverToken();
         if (uploadId == null) {

@@ -5,6 +5,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
 import io.jobinfo.store.spi.OptionDescriptions;
 import io.jobinfo.store.spi.StoreNaming;
@@ -92,7 +93,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
         if (settings == null) {
             throw new InvalidConfigurationException(problems);
         }
-        String base = S3JobInfoStore.locationOfKey(settings.bucket, settings.prefix);
+        Location base = S3JobInfoStore.locationOfKey(settings.bucket, settings.prefix);
         StartupProbe probe = new StartupProbe(settings, base);
         S3Clients clients = probe.run();
         try {
@@ -126,7 +127,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
      * The store's client for request checksum mode {@code mode} (not {@code auto}) and its connection pool, with the
      * standard retries and retries of dead pooled connections ({@link StaleConnectionRetryStrategy}).
      */
-    static S3Clients newClients(S3StoreSettings settings, String base, ChecksumMode mode)
+    static S3Clients newClients(S3StoreSettings settings, Location base, ChecksumMode mode)
             throws JobInfoStoreException {
         Region region;
         if (settings.region != null) {
@@ -199,7 +200,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                 && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode());
     }
 
-    static void headBucket(S3Client s3, S3StoreSettings settings, String base) throws JobInfoStoreException {
+    static void headBucket(S3Client s3, S3StoreSettings settings, Location base) throws JobInfoStoreException {
         try {
             s3.headBucket(h -> h.bucket(settings.bucket));
         } catch (S3Exception e) {

@@ -3,6 +3,7 @@ package io.jobinfo.store.s3;
 import io.jobinfo.store.s3.S3JobInfoStore.WriteMode;
 import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStoreException;
+import io.jobinfo.store.spi.Location;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -45,14 +46,14 @@ final class StartupProbe {
             ChecksumMode.CRC32C, ChecksumMode.WHEN_REQUIRED, ChecksumMode.UNCHUNKED));
 
     private final S3StoreSettings settings;
-    private final String base;
+    private final Location base;
     private final List<String> openUploads = new ArrayList<>();
     private S3Clients current;
     private WriteMode writeMode;
     private String checksumVerdict;
     private String writeVerdict;
 
-    StartupProbe(S3StoreSettings settings, String base) {
+    StartupProbe(S3StoreSettings settings, Location base) {
         this.settings = settings;
         this.base = base;
     }

@@ -75,8 +75,8 @@ class S3SseKmsMotoTest {
                 assertThat(head.serverSideEncryption()).as("job %s", id).isEqualTo(ServerSideEncryption.AWS_KMS);
                 assertThat(head.ssekmsKeyId()).as("job %s", id).contains(keyId);
             }
-            assertThat(store.read(1).payload()).isEqualTo(BlobEnvelope.verify(small, 1, "x").payload());
-            assertThat(store.read(2).payload()).isEqualTo(BlobEnvelope.verify(large, 2, "x").payload());
+            assertThat(store.read(1).payload()).isEqualTo(BlobEnvelope.verify(small, 1, store.location(1)).payload());
+            assertThat(store.read(2).payload()).isEqualTo(BlobEnvelope.verify(large, 2, store.location(2)).payload());
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.jobinfo.store.envelope;
 
 import io.jobinfo.store.codec.EncodedPayload;
+import io.jobinfo.store.spi.Location;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -143,7 +144,7 @@ public final class BlobEnvelope {
      * @param expectedJobId the job id the blob must belong to
      * @throws EnvelopeFormatException naming the first problem found
      */
-    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, String location)
+    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, Location location)
             throws IOException, EnvelopeFormatException {
         return readVerified(in, expectedJobId, location, ReadVerification.FULL);
     }
@@ -154,7 +155,7 @@ public final class BlobEnvelope {
      *
      * @throws EnvelopeFormatException naming the first problem found
      */
-    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, String location,
+    public static VerifiedBlob readVerified(InputStream in, long expectedJobId, Location location,
             ReadVerification level) throws IOException, EnvelopeFormatException {
         EnvelopeHeader header = readHeader(in);
         checkJobId(header, expectedJobId);
@@ -197,7 +198,7 @@ public final class BlobEnvelope {
     }
 
     /** Verifies an envelope held in memory and returns its payload. */
-    public static VerifiedBlob verify(byte[] envelope, long expectedJobId, String location)
+    public static VerifiedBlob verify(byte[] envelope, long expectedJobId, Location location)
             throws EnvelopeFormatException {
         try {
             return readVerified(new java.io.ByteArrayInputStream(envelope), expectedJobId, location);

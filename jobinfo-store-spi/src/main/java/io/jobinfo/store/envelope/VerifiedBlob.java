@@ -1,6 +1,7 @@
 package io.jobinfo.store.envelope;
 
 import com.google.auto.value.AutoValue;
+import io.jobinfo.store.spi.Location;
 
 /**
  * A blob whose envelope was verified: the payload has exactly the header's length, the header names the expected
@@ -14,7 +15,7 @@ public abstract class VerifiedBlob {
     }
 
     /** A blob verified to {@link ReadVerification#FULL}. */
-    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, String location) {
+    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, Location location) {
         return of(header, payload, location, ReadVerification.FULL);
     }
 
@@ -25,7 +26,7 @@ public abstract class VerifiedBlob {
      * @param verification what was checked
      * @throws NullPointerException if any argument is null
      */
-    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, String location,
+    public static VerifiedBlob of(EnvelopeHeader header, byte[] payload, Location location,
             ReadVerification verification) {
         return new AutoValue_VerifiedBlob(header, payload, location, verification);
     }
@@ -36,7 +37,7 @@ public abstract class VerifiedBlob {
     @SuppressWarnings("mutable")
     public abstract byte[] payload();
 
-    public abstract String location();
+    public abstract Location location();
 
     /** What was checked before this blob was handed over. */
     public abstract ReadVerification verification();

@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     /** Where the store was when it was closed (for messages); {@code null} while it is open. */
-    private final AtomicReference<String> closedAt = new AtomicReference<>();
+    private final AtomicReference<Location> closedAt = new AtomicReference<>();
 
     private final String storeId;
 
@@ -38,7 +38,7 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     @Override
     public final CreateOutcome create(long jobId, BlobSource blob) throws JobInfoStoreException {
-        String location = location(jobId);
+        Location location = location(jobId);
         EnvelopeHeader header = checkedHeader(jobId, blob, location);
         if (writeIfAbsent(jobId, blob, header)) {
             return CreateOutcome.CREATED;
@@ -86,12 +86,12 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
 
     /** What a verified read does with the raw stream of a blob at {@code location}. */
     private interface RawRead<R> {
-        R apply(InputStream in, String location) throws IOException, EnvelopeFormatException;
+        R apply(InputStream in, Location location) throws IOException, EnvelopeFormatException;
     }
 
     /** Opens the raw blob, hands it to {@code read} and maps the failures as every verified read does. */
     private <R> R readRaw(long jobId, RawRead<R> read) throws JobInfoStoreException {
-        String location = location(jobId);
+        Location location = location(jobId);
         try (InputStream in = openRaw(jobId)) {
             return read.apply(in, location);
         } catch (EnvelopeFormatException e) {
@@ -110,20 +110,20 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
      * @return {@code true} for the first call only, which then releases the backend's resources; a later close is a
      *     no-op
      */
-    protected final boolean markClosed(String location) {
+    protected final boolean markClosed(Location location) {
         return closedAt.compareAndSet(null, Objects.requireNonNull(location, "location"));
     }
 
     /** @throws JobInfoStoreException "The store is closed", once {@link #markClosed} was called */
     protected final void checkOpen() throws JobInfoStoreException {
-        String location = closedAt.get();
+        Location location = closedAt.get();
         if (location != null) {
             throw new JobInfoStoreException("The store is closed", null, location);
         }
     }
 
     /** Maps an I/O failure while reading; backends may override to recognise "not found" conditions. */
-    protected JobInfoStoreException readFailure(long jobId, String location, IOException e) {
+    protected JobInfoStoreException readFailure(long jobId, Location location, IOException e) {
         return new JobInfoStoreException("Reading the blob failed: " + e.getMessage(), jobId, location, e);
     }
 
@@ -136,7 +136,7 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
      * @throws CorruptBlobException   naming what does not match; nothing was stored
      * @throws JobInfoStoreException  the source could not be read; nothing was stored
      */
-    private static EnvelopeHeader checkedHeader(long jobId, BlobSource blob, String location)
+    private static EnvelopeHeader checkedHeader(long jobId, BlobSource blob, Location location)
             throws JobInfoStoreException {
         if (blob instanceof SealedEnvelope) {
             return checkedSealed(jobId, (SealedEnvelope) blob, location);
@@ -173,7 +173,7 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
      *
      * @throws CorruptBlobException naming what does not match; nothing was stored
      */
-    private static EnvelopeHeader checkedSealed(long jobId, SealedEnvelope blob, String location)
+    private static EnvelopeHeader checkedSealed(long jobId, SealedEnvelope blob, Location location)
             throws CorruptBlobException {
         EnvelopeHeader header = blob.header();
         if (header.jobId() != jobId) {
@@ -188,7 +188,7 @@ public abstract class AbstractJobInfoStore implements JobInfoStore {
         return header;
     }
 
-    private CreateOutcome compareWithExisting(long jobId, EnvelopeHeader header, String location)
+    private CreateOutcome compareWithExisting(long jobId, EnvelopeHeader header, Location location)
             throws JobInfoStoreException {
         EnvelopeHeader existing;
         try (InputStream in = openRaw(jobId)) {

@@ -8,7 +8,7 @@ package io.jobinfo.store.spi;
 public class BlobAlreadyExistsException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public BlobAlreadyExistsException(long jobId, String location) {
+    public BlobAlreadyExistsException(long jobId, Location location) {
         super("A different blob already exists for this job id; blobs are write-once, so the existing one was kept."
                 + " Use a new job id, or remove the job first", jobId, location);
     }

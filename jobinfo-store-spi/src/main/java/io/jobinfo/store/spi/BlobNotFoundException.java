@@ -4,7 +4,7 @@ package io.jobinfo.store.spi;
 public class BlobNotFoundException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public BlobNotFoundException(long jobId, String location) {
+    public BlobNotFoundException(long jobId, Location location) {
         super("No blob stored for this job", jobId, location);
     }
 }

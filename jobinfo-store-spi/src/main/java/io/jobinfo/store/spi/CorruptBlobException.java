@@ -8,11 +8,11 @@ package io.jobinfo.store.spi;
 public class CorruptBlobException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public CorruptBlobException(String reason, Long jobId, String location) {
+    public CorruptBlobException(String reason, Long jobId, Location location) {
         super("Corrupt job blob: " + reason, jobId, location);
     }
 
-    public CorruptBlobException(String reason, Long jobId, String location, Throwable cause) {
+    public CorruptBlobException(String reason, Long jobId, Location location, Throwable cause) {
         super("Corrupt job blob: " + reason, jobId, location, cause);
     }
 }

@@ -45,7 +45,7 @@ public abstract class ForwardingJobInfoStore implements JobInfoStore {
     }
 
     @Override
-    public String location(long jobId) {
+    public Location location(long jobId) {
         return delegate.location(jobId);
     }
 

@@ -43,8 +43,11 @@ public interface JobInfoStore extends AutoCloseable {
      */
     String storeId();
 
-    /** Where the blob of {@code jobId} lives, in URI form, for messages and operators. Pure: no I/O. */
-    String location(long jobId);
+    /**
+     * Where the blob of {@code jobId} lives, for messages and operators; its {@link Location#toString()} is the URI
+     * form. Distinct job ids have distinct locations. Pure: no I/O.
+     */
+    Location location(long jobId);
 
     /**
      * Stores {@code blob} for {@code jobId}, write-once and atomically.

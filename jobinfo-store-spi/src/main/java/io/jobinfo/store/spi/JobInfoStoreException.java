@@ -14,15 +14,15 @@ public class JobInfoStoreException extends IOException {
     private static final long serialVersionUID = 1L;
 
     private final Long jobId;
-    private final String location;
+    private final Location location;
 
-    public JobInfoStoreException(String message, Long jobId, String location, Throwable cause) {
+    public JobInfoStoreException(String message, Long jobId, Location location, Throwable cause) {
         super(describe(message, jobId, location), cause);
         this.jobId = jobId;
         this.location = location;
     }
 
-    public JobInfoStoreException(String message, Long jobId, String location) {
+    public JobInfoStoreException(String message, Long jobId, Location location) {
         this(message, jobId, location, null);
     }
 
@@ -31,12 +31,12 @@ public class JobInfoStoreException extends IOException {
         return jobId;
     }
 
-    /** The blob location (URI form) this failure concerns, or {@code null}. */
-    public String location() {
+    /** The location (of a blob, or of the store's namespace) this failure concerns, or {@code null}. */
+    public Location location() {
         return location;
     }
 
-    private static String describe(String message, Long jobId, String location) {
+    private static String describe(String message, Long jobId, Location location) {
         StringBuilder sb = new StringBuilder(message);
         if (jobId != null || location != null) {
             sb.append(" [");

@@ -9,7 +9,7 @@ package io.jobinfo.store.spi;
 public class OutcomeUnknownException extends JobInfoStoreException {
     private static final long serialVersionUID = 1L;
 
-    public OutcomeUnknownException(String message, Long jobId, String location, Throwable cause) {
+    public OutcomeUnknownException(String message, Long jobId, Location location, Throwable cause) {
         super("Outcome unknown: " + message, jobId, location, cause);
     }
 }

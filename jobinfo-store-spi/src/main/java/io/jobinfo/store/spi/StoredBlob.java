@@ -14,7 +14,7 @@ public abstract class StoredBlob {
 
     /**
      * @param jobId        the job id the object belongs to
-     * @param location     where it is stored, in URI form (for messages and operators)
+     * @param location     where it is stored (for messages and operators)
      * @param sizeBytes    its size in bytes, envelope included
      * @param lastModified when it was last written, as reported by the backend
      * @param incomplete   {@code true} for the leftover of an interrupted write (a temporary file or upload), which no
@@ -22,7 +22,7 @@ public abstract class StoredBlob {
      * {@link JobInfoStore#deleteIncomplete(StoredBlob)}
      * @throws NullPointerException if {@code location} or {@code lastModified} is null
      */
-    public static StoredBlob of(long jobId, String location, long sizeBytes, Instant lastModified,
+    public static StoredBlob of(long jobId, Location location, long sizeBytes, Instant lastModified,
             boolean incomplete) {
         return new AutoValue_StoredBlob(jobId, location, sizeBytes, lastModified, incomplete, null);
     }
@@ -34,7 +34,7 @@ public abstract class StoredBlob {
      *                      id), opaque to everyone else; the backend checks it again when it is handed back
      * @throws IllegalArgumentException if {@code leftoverToken} is null or empty
      */
-    public static StoredBlob leftover(long jobId, String location, long sizeBytes, Instant lastModified,
+    public static StoredBlob leftover(long jobId, Location location, long sizeBytes, Instant lastModified,
             String leftoverToken) {
         if (leftoverToken == null || leftoverToken.isEmpty()) {
             throw new IllegalArgumentException("the leftover of job " + jobId + " at " + location + " needs the"
@@ -45,7 +45,7 @@ public abstract class StoredBlob {
 
     public abstract long jobId();
 
-    public abstract String location();
+    public abstract Location location();
 
     public abstract long sizeBytes();
 

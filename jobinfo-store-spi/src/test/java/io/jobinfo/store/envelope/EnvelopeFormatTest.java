@@ -3,6 +3,7 @@ package io.jobinfo.store.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jobinfo.store.spi.Location;
 import java.io.ByteArrayInputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /** Envelope format versions: version 2 is written and records the initialization timestamp; version 1 is read. */
 class EnvelopeFormatTest {
+    private static final Location MEM = Location.of("mem:blob");
 
     private static final byte[] PAYLOAD = "the job's encoded bytes".getBytes(StandardCharsets.UTF_8);
 
@@ -21,7 +23,7 @@ class EnvelopeFormatTest {
         assertThat(envelope).hasSize(EnvelopeHeader.V2_LENGTH + PAYLOAD.length);
         assertThat(ByteBuffer.wrap(envelope, 4, 2).getShort()).isEqualTo((short) 2);
         assertThat(ByteBuffer.wrap(envelope, 8, 2).getShort()).isEqualTo((short) 76);
-        VerifiedBlob blob = BlobEnvelope.verify(envelope, 77, "mem");
+        VerifiedBlob blob = BlobEnvelope.verify(envelope, 77, MEM);
         assertThat(blob.payload()).isEqualTo(PAYLOAD);
         assertThat(blob.header().formatVersion()).isEqualTo(2);
         assertThat(blob.header().hasInitializationTimestamp()).isTrue();
@@ -32,7 +34,7 @@ class EnvelopeFormatTest {
 
     @Test
     void anEnvelopeWrittenWithoutATimestampSaysSo() throws Exception {
-        VerifiedBlob blob = BlobEnvelope.verify(BlobEnvelope.wrap(5, 1, PAYLOAD), 5, "mem");
+        VerifiedBlob blob = BlobEnvelope.verify(BlobEnvelope.wrap(5, 1, PAYLOAD), 5, MEM);
         assertThat(blob.header().formatVersion()).isEqualTo(2);
         assertThat(blob.header().hasInitializationTimestamp()).isFalse();
     }
@@ -54,7 +56,7 @@ class EnvelopeFormatTest {
         byte[] envelope = Arrays.copyOf(header, 68 + PAYLOAD.length);
         System.arraycopy(PAYLOAD, 0, envelope, 68, PAYLOAD.length);
 
-        VerifiedBlob blob = BlobEnvelope.verify(envelope, 9, "mem");
+        VerifiedBlob blob = BlobEnvelope.verify(envelope, 9, MEM);
         assertThat(blob.payload()).isEqualTo(PAYLOAD);
         assertThat(blob.header().formatVersion()).isEqualTo(1);
         assertThat(blob.header().hasInitializationTimestamp()).isFalse();
@@ -69,13 +71,13 @@ class EnvelopeFormatTest {
         byte[] envelope = BlobEnvelope.wrap(3, 1, 42L, PAYLOAD);
         byte[] version3 = envelope.clone();
         version3[5] = 3;
-        assertThatThrownBy(() -> BlobEnvelope.verify(version3, 3, "mem"))
+        assertThatThrownBy(() -> BlobEnvelope.verify(version3, 3, MEM))
                 .isInstanceOf(EnvelopeFormatException.class).hasMessageContaining("unsupported format version 3");
         byte[] badTimestamp = envelope.clone();
         badTimestamp[70] ^= 1;
-        assertThatThrownBy(() -> BlobEnvelope.verify(badTimestamp, 3, "mem"))
+        assertThatThrownBy(() -> BlobEnvelope.verify(badTimestamp, 3, MEM))
                 .isInstanceOf(EnvelopeFormatException.class).hasMessageContaining("header checksum mismatch");
-        assertThatThrownBy(() -> BlobEnvelope.verify(Arrays.copyOf(envelope, 70), 3, "mem"))
+        assertThatThrownBy(() -> BlobEnvelope.verify(Arrays.copyOf(envelope, 70), 3, MEM))
                 .isInstanceOf(EnvelopeFormatException.class).hasMessageContaining("truncated header: 70 of 76");
     }
 

@@ -2,6 +2,7 @@ package io.jobinfo.store.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jobinfo.store.spi.Location;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -35,7 +36,7 @@ class EnvelopeHostileLengthsTest {
         long before = allocatedBytes();
         Throwable thrown = null;
         try {
-            BlobEnvelope.readVerified(new ByteArrayInputStream(blob), 5, "test:5");
+            BlobEnvelope.readVerified(new ByteArrayInputStream(blob), 5, Location.of("test:5"));
         } catch (Throwable t) {
             thrown = t;
         }

@@ -3,6 +3,7 @@ package io.jobinfo.store.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jobinfo.store.spi.Location;
 import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.ByteArrayInputStream;
 import java.util.Arrays;
@@ -24,7 +25,7 @@ class ReadVerificationTest {
     private final byte[] envelope = BlobEnvelope.wrap(JOB, 1, TS, payload);
 
     private static VerifiedBlob read(byte[] bytes, long jobId, ReadVerification level) throws Exception {
-        return BlobEnvelope.readVerified(new ByteArrayInputStream(bytes), jobId, "test:" + jobId, level);
+        return BlobEnvelope.readVerified(new ByteArrayInputStream(bytes), jobId, Location.of("test:" + jobId), level);
     }
 
     @ParameterizedTest

@@ -237,7 +237,7 @@ public final class GcCommand extends OpsCommand {
     private static List<Map<String, Object>> blobs(List<StoredBlob> list) {
         return jsonList(list, (b, e) -> {
             e.put("jobId", b.jobId());
-            e.put("location", b.location());
+            e.put("location", b.location().toString());
             e.put("sizeBytes", b.sizeBytes());
             e.put("lastModified", b.lastModified().toString());
         });

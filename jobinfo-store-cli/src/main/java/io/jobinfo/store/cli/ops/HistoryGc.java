@@ -13,7 +13,6 @@ import io.jobinfo.store.seatunnel.dropin.HistoryMaps;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
-import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -130,7 +129,7 @@ final class HistoryGc {
     private static OpsException refusal(OpsSession session, JobInfoStore store, String name, long blobs) {
         return new OpsException(ExitCodes.USAGE, "refusing to delete: the history map '" + name + "' does not"
                 + " exist on cluster '" + session.client().getConfig().getClusterName() + "' while store "
-                + store.storeId() + " (" + store.location(0).replace(StoreNaming.blobName(0), "") + ") holds "
+                + store.storeId() + " (" + store.location(0).parent() + ") holds "
                 + blobs + " blob(s), so every one of them would be deleted; nothing was deleted. Check"
                 + " --cluster-name and --address; if the cluster really has no history (restarted without"
                 + " persistence), rerun with --force");

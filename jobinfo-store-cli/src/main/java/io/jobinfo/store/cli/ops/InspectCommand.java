@@ -69,7 +69,7 @@ public final class InspectCommand extends OpsCommand {
                 result.put("value", "undecodable");
                 result.put("serializedBytes", read.serializedBytes());
                 problems.add("job " + jobId + ": " + read.problem());
-                result.put("location", store.location(jobId));
+                result.put("location", store.location(jobId).toString());
                 headerInto(store, result, new ArrayList<>(), false); // the blob, if any, of whoever wrote the value
             } else if (p != null) {
                 result.put("value", "pointer");
@@ -82,7 +82,7 @@ public final class InspectCommand extends OpsCommand {
                     problems.add("the pointer names store '" + p.storeId() + "' but the configured store is '"
                             + store.storeId() + "'; inspect with that store's --storage-config");
                 } else {
-                    result.put("location", store.location(jobId));
+                    result.put("location", store.location(jobId).toString());
                     headerInto(store, result, problems, true);
                     payload = verifiedPayload(store, result, problems, p);
                 }
@@ -104,7 +104,7 @@ public final class InspectCommand extends OpsCommand {
                 } catch (CodecException e) {
                     problems.add("the " + format.name() + " value is malformed: " + e.getMessage());
                 }
-                result.put("location", store.location(jobId));
+                result.put("location", store.location(jobId).toString());
                 headerInto(store, result, new ArrayList<>(), false); // a blob here is a migration in progress
             } else if (value instanceof io.jobinfo.store.lifecycle.DeleteMarker) {
                 io.jobinfo.store.lifecycle.DeleteMarker marker = (io.jobinfo.store.lifecycle.DeleteMarker) value;
@@ -114,11 +114,11 @@ public final class InspectCommand extends OpsCommand {
                 claim.put("owner", marker.owner());
                 claim.put("claimedAt", marker.claimedAt().toString());
                 result.put("deleteClaim", claim);
-                result.put("location", store.location(jobId));
+                result.put("location", store.location(jobId).toString());
                 headerInto(store, result, new ArrayList<>(), false);
             } else if (value == null) {
                 result.put("value", "absent");
-                result.put("location", store.location(jobId));
+                result.put("location", store.location(jobId).toString());
                 if (!headerInto(store, result, problems, false)) {
                     throw new OpsException(ExitCodes.USAGE, "job " + jobId + " is not in map "
                             + session.map().getName() + " and store " + store.storeId() + " has no blob for it at "

@@ -142,7 +142,7 @@ public final class RebuildPointersCommand extends OpsCommand {
         m.put("outOfScope", r.outside());
         m.put("candidates", jsonList(r.entries(), (e, x) -> {
             x.put("jobId", e.jobId());
-            x.put("location", e.location());
+            x.put("location", e.location().toString());
             x.put("outcome", e.outcome().name());
             x.put("detail", e.detail());
             if (e.pointer() != null) {

@@ -92,7 +92,7 @@ public final class VerifyCommand extends OpsCommand {
         m.put("validPointers", r.validPointers());
         m.put("broken", jsonList(r.broken(), (p, e) -> {
             e.put("jobId", p.jobId());
-            e.put("location", p.location());
+            e.put("location", p.location().toString());
             e.put("reason", p.reason());
         }));
         m.put("inline", jsonList(r.inline(), (i, e) -> {
@@ -109,7 +109,7 @@ public final class VerifyCommand extends OpsCommand {
     private List<Map<String, Object>> blobs(Verifier.Report r, List<StoredBlob> list) {
         return jsonList(list, (b, e) -> {
             e.put("jobId", b.jobId());
-            e.put("location", b.location());
+            e.put("location", b.location().toString());
             e.put("sizeBytes", b.sizeBytes());
             e.put("ageSeconds", Verifier.age(r, b).getSeconds());
             e.put("counted", r.pastGrace(b));

@@ -186,7 +186,7 @@ class MigratorRaceTest {
 
         assertThat(report.failed()).singleElement().satisfies(f -> {
             assertThat(f.reason()).isEqualTo(Migrator.Reason.CONFLICTING_BLOB);
-            assertThat(f.describe()).contains(store.location(1L)).contains("inspect 1");
+            assertThat(f.describe()).contains(store.location(1L).toString()).contains("inspect 1");
         });
         assertThat(map.get(1L)).isEqualTo(value);
         assertThat(Files.readAllBytes(store.path(1L))).isEqualTo(foreign);

@@ -126,7 +126,7 @@ public final class DropInService implements ManagedService {
         BY_SERIALIZATION.put(nodeEngine.getSerializationService(), service);
         service.logger.info("jobinfo-store drop-in started in " + settings.mode().name().toLowerCase(java.util.Locale.ROOT)
                 + " mode: store '" + store.storeId() + "' (" + store.type() + ", "
-                + store.location(0).replace("0000000000000000.jobinfo", "") + ") from " + settings.source()
+                + store.location(0).parent() + ") from " + settings.source()
                 + (settings.mode() == DropInSettings.Mode.PASSIVE ? "; moves no job, admits members without the plugin"
                 + " while no entry holds a reference" : "; moves every job to the store once every member has the"
                 + " plugin"));
@@ -174,8 +174,7 @@ public final class DropInService implements ManagedService {
      * 0155aa8a file:///var/lib/seatunnel/jobinfo/}).
      */
     String storeIdentity() {
-        return store.type() + " " + store.storeId() + " "
-                + store.location(0).replace(io.jobinfo.store.spi.StoreNaming.blobName(0), "");
+        return store.type() + " " + store.storeId() + " " + store.location(0).parent();
     }
 
     /** Logs why this member is being refused (the exception that refuses it may be logged by Hazelcast only). */

@@ -125,7 +125,7 @@ class JobInfoResolverOutageTest {
         assertThatThrownBy(() -> r.resolve(pointer, SeaTunnelJobs.serializationService()))
                 .isInstanceOf(HazelcastSerializationException.class)
                 .hasMessageContaining("job " + JOB)
-                .hasMessageContaining(local.location(JOB))
+                .hasMessageContaining(local.location(JOB).toString())
                 .hasMessageContaining("make the store reachable, then resubmit the job");
     }
 

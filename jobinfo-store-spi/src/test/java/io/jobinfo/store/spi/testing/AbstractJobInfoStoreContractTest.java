@@ -16,6 +16,8 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
+import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -52,6 +54,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 public abstract class AbstractJobInfoStoreContractTest {
+
+    /** Where a forged leftover entry claims to be: no store's namespace. */
+    private static final Location FORGED = Location.of("forged:/elsewhere/.tmp-0000000000000047-x");
 
     /** The store under test, in a fresh namespace for each test. */
     protected JobInfoStore store;
@@ -147,7 +152,7 @@ public abstract class AbstractJobInfoStoreContractTest {
         assertThatThrownBy(() -> store.create(6, BlobSource.ofBytes(BlobEnvelope.wrap(6, 1, second))))
                 .isInstanceOf(BlobAlreadyExistsException.class)
                 .hasMessageContaining("jobId=6")
-                .hasMessageContaining(store.location(6));
+                .hasMessageContaining(store.location(6).toString());
         assertThat(store.read(6).payload()).isEqualTo(first);
     }
 
@@ -359,7 +364,7 @@ public abstract class AbstractJobInfoStoreContractTest {
             assertThatThrownBy(() -> store.read(11)).as(damage.getKey())
                     .isInstanceOf(CorruptBlobException.class)
                     .hasMessageContaining("jobId=11")
-                    .hasMessageContaining(store.location(11));
+                    .hasMessageContaining(store.location(11).toString());
             assertThatThrownBy(() -> {
                 try (InputStream raw = store.openRaw(11)) {
                     BlobEnvelope.copyVerified(raw, OutputStream.nullOutputStream(), 11);
@@ -389,7 +394,7 @@ public abstract class AbstractJobInfoStoreContractTest {
     @Test
     void aMissingBlobIsReportedAsNotFound() {
         assertThatThrownBy(() -> store.read(404)).isInstanceOf(BlobNotFoundException.class)
-                .hasMessageContaining("jobId=404").hasMessageContaining(store.location(404));
+                .hasMessageContaining("jobId=404").hasMessageContaining(store.location(404).toString());
         assertThatThrownBy(() -> store.openRaw(404)).isInstanceOf(BlobNotFoundException.class);
     }
 
@@ -438,11 +443,11 @@ public abstract class AbstractJobInfoStoreContractTest {
         store.create(72, BlobSource.ofBytes(BlobEnvelope.wrap(72, 1, TestBlobs.randomPayload(72, 500))));
         Instant now = Instant.now();
         List<StoredBlob> forged = new java.util.ArrayList<>(List.of(
-                StoredBlob.leftover(71, "forged", 0, now, "../.tmp-0000000000000047-x"),
-                StoredBlob.leftover(71, "forged", 0, now, ".tmp-0000000000000047-x/../0000000000000047.jobinfo"),
-                StoredBlob.leftover(71, "forged", 0, now, ".tmp-0000000000000048-x"),
-                StoredBlob.leftover(71, "forged", 0, now, "0000000000000047.jobinfo"),
-                StoredBlob.leftover(71, "forged", 0, now, "0000000000000048.jobinfo"),
+                StoredBlob.leftover(71, FORGED, 0, now, "../.tmp-0000000000000047-x"),
+                StoredBlob.leftover(71, FORGED, 0, now, ".tmp-0000000000000047-x/../0000000000000047.jobinfo"),
+                StoredBlob.leftover(71, FORGED, 0, now, ".tmp-0000000000000048-x"),
+                StoredBlob.leftover(71, FORGED, 0, now, "0000000000000047.jobinfo"),
+                StoredBlob.leftover(71, FORGED, 0, now, "0000000000000048.jobinfo"),
                 StoredBlob.of(71, store.location(71), 0, now, true)));
         for (StoredBlob f : forged) {
             try {
@@ -558,13 +563,39 @@ public abstract class AbstractJobInfoStoreContractTest {
 
     @Test
     void locationsStayInsideTheNamespace() {
-        String base = store.location(0);
-        String prefix = base.substring(0, base.lastIndexOf('/') + 1);
+        Location namespace = store.location(0).parent();
+        assertThat(namespace.scheme()).isEqualTo(store.location(0).scheme());
         for (long id : new long[] {Long.MIN_VALUE, -1, 0, 1, Long.MAX_VALUE}) {
-            String location = store.location(id);
-            assertThat(location).startsWith(prefix);
-            assertThat(location.substring(prefix.length())).doesNotContain("/").doesNotContain("..");
+            Location location = store.location(id);
+            assertThat(location.parent()).as("%s", location).isEqualTo(namespace);
+            assertThat(location.fileName()).isEqualTo(StoreNaming.blobName(id));
+            assertThat(location).isEqualTo(namespace.resolve(StoreNaming.blobName(id)));
         }
+    }
+
+    /**
+     * A job has one location: what {@link JobInfoStore#location(long)} says is what the listing and a read name, and
+     * what a failure concerning the job carries; two jobs never share one.
+     */
+    @Test
+    void aJobHasOneLocationEverywhereAndJobsHaveDistinctOnes() throws Exception {
+        for (long id : new long[] {81, 82}) {
+            store.create(id, BlobSource.ofBytes(BlobEnvelope.wrap(id, 1, TestBlobs.randomPayload(id, 300))));
+        }
+        Map<Long, Location> listed = new HashMap<>();
+        for (StoredBlob b : completeBlobs()) {
+            listed.put(b.jobId(), b.location());
+        }
+        for (long id : new long[] {81, 82}) {
+            assertThat(listed.get(id)).as("listed location of job %d", id).isEqualTo(store.location(id));
+            assertThat(store.read(id).location()).as("read location of job %d", id).isEqualTo(store.location(id));
+            assertThat(store.location(id)).isEqualTo(store.location(id)).hasSameHashCodeAs(store.location(id));
+        }
+        assertThat(store.location(81)).isNotEqualTo(store.location(82));
+        assertThat(store.location(81).toString()).isNotEqualTo(store.location(82).toString());
+        assertThat(store.location(0)).isNotEqualTo(store.location(-1)).isNotEqualTo(store.location(Long.MIN_VALUE));
+        assertThatThrownBy(() -> store.read(83)).isInstanceOfSatisfying(BlobNotFoundException.class,
+                e -> assertThat(e.location()).isEqualTo(store.location(83)));
     }
 
     @Test
