@@ -109,7 +109,7 @@ class BlobCorruptionTest {
                         && ((JobInfoStoreException) t).jobId() == victim
                         && store.location(victim).equals(((JobInfoStoreException) t).location())
                         && t.getMessage().contains("jobId=" + victim)
-                        && t.getMessage().contains(store.location(victim))) {
+                        && t.getMessage().contains(store.location(victim).toString())) {
                     detected.merge(damage, 1, Integer::sum);
                 } else {
                     undetected.add("trial " + trial + " " + how + " of job " + victim + ": " + t);

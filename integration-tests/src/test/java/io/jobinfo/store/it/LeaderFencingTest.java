@@ -261,7 +261,7 @@ class LeaderFencingTest {
         }
         assertThat(t).isInstanceOf(PointerOutcomeUnknownException.class)
                 .hasMessageContaining("may or may not have happened").hasMessageContaining("jobId=" + jobId)
-                .hasMessageContaining(store.location(jobId));
+                .hasMessageContaining(store.location(jobId).toString());
         assertThat(store.read(jobId).payload()).as("the blob is kept").isEqualTo(Audit.expected(jobId, SIZE));
         cluster.addMember();
         cluster.awaitSafe(3, Duration.ofSeconds(90));
