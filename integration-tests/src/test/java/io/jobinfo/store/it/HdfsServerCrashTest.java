@@ -220,7 +220,7 @@ class HdfsServerCrashTest {
             }
             for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
                 assertThat(store.read(e.getKey()).payload()).as("acknowledged job %s", e.getKey())
-                        .isEqualTo(BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.spi.Location.of("test", "expected")).payload());
+                        .isEqualTo(BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.location.Location.of("test", "expected")).payload());
             }
 
             GcReport report = new GarbageCollector(map, store, Duration.ZERO).run(true, b -> { });
@@ -232,7 +232,7 @@ class HdfsServerCrashTest {
             // and the store works again
             byte[] next = BlobEnvelope.wrap(20, 1, TestBlobs.randomPayload(20, 1 << 20));
             assertThat(store.create(20, BlobSource.ofBytes(next))).isEqualTo(CreateOutcome.CREATED);
-            assertThat(store.read(20).payload()).isEqualTo(BlobEnvelope.verify(next, 20, io.jobinfo.store.spi.Location.of("test", "expected")).payload());
+            assertThat(store.read(20).payload()).isEqualTo(BlobEnvelope.verify(next, 20, io.jobinfo.store.location.Location.of("test", "expected")).payload());
             synchronized (OUTCOMES) {
                 OUTCOMES.add(namespace + ": " + result + ", leftovers before gc " + leftovers + ", gc deleted "
                         + report.deleted().size() + (message.isEmpty() ? "" : ", message: " + message));

@@ -193,7 +193,7 @@ class S3ServerCrashTest {
                 // after the restart: acknowledged jobs intact; the crashed job either verified or absent
                 for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
                     assertThat(store.read(e.getKey()).payload()).as("acknowledged job %s after restart", e.getKey())
-                            .isEqualTo(BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.spi.Location.of("test", "expected")).payload());
+                            .isEqualTo(BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.location.Location.of("test", "expected")).payload());
                 }
                 if (result == Result.FAILED) {
                     assertThatThrownBy(() -> store.read(jobId)).as("a plainly failed create stores nothing")
@@ -228,7 +228,7 @@ class S3ServerCrashTest {
                     .containsExactlyInAnyOrderElementsOf(acknowledged.keySet());
             for (Map.Entry<Long, byte[]> e : acknowledged.entrySet()) {
                 assertThat(store.read(e.getKey()).payload()).isEqualTo(
-                        BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.spi.Location.of("test", "expected")).payload());
+                        BlobEnvelope.verify(e.getValue(), e.getKey(), io.jobinfo.store.location.Location.of("test", "expected")).payload());
             }
             try (S3Client s3 = rawClient()) {
                 assertThat(s3.listMultipartUploads(l -> l.bucket(bucket).prefix("crash/" + namespace + "/"))
@@ -270,7 +270,7 @@ class S3ServerCrashTest {
         try {
             byte[] payload = store.read(jobId).payload();
             if (expectedEnvelope != null) {
-                assertThat(payload).isEqualTo(BlobEnvelope.verify(expectedEnvelope, jobId, io.jobinfo.store.spi.Location.of("test", "expected")).payload());
+                assertThat(payload).isEqualTo(BlobEnvelope.verify(expectedEnvelope, jobId, io.jobinfo.store.location.Location.of("test", "expected")).payload());
             }
         } catch (BlobNotFoundException absent) {
             // fine: not stored

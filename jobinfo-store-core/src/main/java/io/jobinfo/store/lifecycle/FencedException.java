@@ -1,7 +1,7 @@
 package io.jobinfo.store.lifecycle;
 
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**

@@ -1,6 +1,6 @@
 package io.jobinfo.store.lifecycle;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /** The store namespace belongs to another cluster ({@link NamespaceClaim}); nothing was written. */

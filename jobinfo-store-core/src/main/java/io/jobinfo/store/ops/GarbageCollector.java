@@ -15,7 +15,7 @@ import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.lifecycle.ClusterIncident;
 import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.IncidentLog;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.StoredBlob;

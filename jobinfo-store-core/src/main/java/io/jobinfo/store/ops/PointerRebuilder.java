@@ -10,7 +10,7 @@ import io.jobinfo.store.envelope.EnvelopeHeader;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.DeleteMarker;
 import io.jobinfo.store.lifecycle.StoredHeader;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
 import io.jobinfo.store.spi.JobInfoStore;

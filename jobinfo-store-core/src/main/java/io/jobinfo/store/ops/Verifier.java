@@ -15,7 +15,7 @@ import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.concurrent.WorkerPool;
 import io.jobinfo.store.envelope.VerifiedBlob;
 import io.jobinfo.store.lifecycle.JobInfoPointer;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;

@@ -2,7 +2,7 @@ package io.jobinfo.store.service;
 
 import io.jobinfo.store.lifecycle.DeleteMarker;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**

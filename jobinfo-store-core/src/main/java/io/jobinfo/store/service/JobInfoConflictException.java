@@ -1,6 +1,6 @@
 package io.jobinfo.store.service;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStoreException;
 
 /**

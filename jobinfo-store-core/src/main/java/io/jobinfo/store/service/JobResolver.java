@@ -7,7 +7,7 @@ import io.jobinfo.store.codec.CodecException;
 import io.jobinfo.store.codec.JobInfoCodec;
 import io.jobinfo.store.envelope.ReadVerification;
 import io.jobinfo.store.envelope.VerifiedBlob;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jobinfo.store.lifecycle.OrphanRule.Verdict;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.StoredBlob;
 import java.time.Duration;
 import java.time.Instant;

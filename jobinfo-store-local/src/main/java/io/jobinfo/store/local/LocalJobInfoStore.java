@@ -6,7 +6,7 @@ import io.jobinfo.store.spi.BlobNotFoundException;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.spi.CorruptBlobException;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;

@@ -1,7 +1,7 @@
 package io.jobinfo.store.local;
 
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.OutcomeUnknownException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;

@@ -1,6 +1,6 @@
 package io.jobinfo.store.s3;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import org.slf4j.Logger;

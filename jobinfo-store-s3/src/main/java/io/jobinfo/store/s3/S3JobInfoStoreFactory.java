@@ -5,7 +5,7 @@ import io.jobinfo.store.config.JobInfoStorageConfig;
 import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.JobInfoStoreFactory;
 import io.jobinfo.store.spi.OptionDescriptions;
 import io.jobinfo.store.spi.StoreNaming;

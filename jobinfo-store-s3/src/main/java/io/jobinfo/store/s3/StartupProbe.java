@@ -3,7 +3,7 @@ package io.jobinfo.store.s3;
 import io.jobinfo.store.s3.S3JobInfoStore.WriteMode;
 import io.jobinfo.store.s3.S3StoreSettings.ChecksumMode;
 import io.jobinfo.store.spi.JobInfoStoreException;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;

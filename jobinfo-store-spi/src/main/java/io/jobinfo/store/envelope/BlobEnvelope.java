@@ -1,7 +1,7 @@
 package io.jobinfo.store.envelope;
 
 import io.jobinfo.store.codec.EncodedPayload;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -1,7 +1,7 @@
 package io.jobinfo.store.envelope;
 
 import com.google.auto.value.AutoValue;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 
 /**
  * A blob whose envelope was verified: the payload has exactly the header's length, the header names the expected

@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.envelope.BlobSource;
 import io.jobinfo.store.envelope.BlobEnvelope;
 import io.jobinfo.store.envelope.EnvelopeFormatException;

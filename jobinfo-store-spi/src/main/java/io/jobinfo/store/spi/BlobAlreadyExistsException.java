@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 /**
  * A blob for this job id already exists with <em>different</em> content. Blobs are write-once: the existing blob was
  * not modified. A second create with identical content is not an error (it is reported as

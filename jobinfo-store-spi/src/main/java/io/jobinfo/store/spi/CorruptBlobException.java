@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 /**
  * The stored bytes are not a valid blob: bad magic, unknown format version or codec, wrong length (truncated or
  * extended), or a checksum mismatch. No byte of such a blob is ever handed to a caller as valid data. The blob is left

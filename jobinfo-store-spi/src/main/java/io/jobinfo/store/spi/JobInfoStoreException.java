@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 import java.io.IOException;
 
 /**

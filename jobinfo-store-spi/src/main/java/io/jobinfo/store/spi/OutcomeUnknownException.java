@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 /**
  * The operation may or may not have taken effect (for example a timeout or a connection lost after the request was
  * sent). For a create, the blob may exist: callers must <em>not</em> delete it as a clean-up, because another attempt

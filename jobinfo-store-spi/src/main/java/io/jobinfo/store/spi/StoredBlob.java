@@ -1,5 +1,6 @@
 package io.jobinfo.store.spi;
 
+import io.jobinfo.store.location.Location;
 import com.google.auto.value.AutoValue;
 import io.jobinfo.store.values.Nullable;
 import java.time.Instant;

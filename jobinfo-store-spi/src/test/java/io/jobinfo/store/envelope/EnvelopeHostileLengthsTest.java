@@ -2,7 +2,7 @@ package io.jobinfo.store.envelope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;

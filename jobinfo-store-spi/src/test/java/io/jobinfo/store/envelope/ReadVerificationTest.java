@@ -3,7 +3,7 @@ package io.jobinfo.store.envelope;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.testing.TestBlobs;
 import java.io.ByteArrayInputStream;
 import java.util.Arrays;

@@ -16,7 +16,7 @@ import io.jobinfo.store.spi.CreateOutcome;
 import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.jobinfo.store.spi.JobInfoStores;
-import io.jobinfo.store.spi.Location;
+import io.jobinfo.store.location.Location;
 import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.spi.StoredBlob;
 import java.io.ByteArrayOutputStream;

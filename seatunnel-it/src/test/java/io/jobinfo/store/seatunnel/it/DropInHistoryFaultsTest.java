@@ -160,7 +160,7 @@ class DropInHistoryFaultsTest {
             assertThat(files.keySet()).as("%s blobs after the outage", map).containsExactlyInAnyOrderElementsOf(JOBS);
             Map<Long, byte[]> payloads = new LinkedHashMap<>();
             for (long id : JOBS) {
-                payloads.put(id, BlobEnvelope.verify(files.get(id), id, io.jobinfo.store.spi.Location.of("test", map)).payload());
+                payloads.put(id, BlobEnvelope.verify(files.get(id), id, io.jobinfo.store.location.Location.of("test", map)).payload());
             }
             ORIGINALS.put(map, payloads);
             LIVE.put(map, new TreeSet<>(JOBS));
@@ -292,7 +292,7 @@ class DropInHistoryFaultsTest {
                     + reused);
             byte[] blob = blobFiles(blobsOf(STORE, map)).get(reused);
             assertThat(blob).as("%s blob of the reused id %d", map, reused).isNotNull();
-            assertThat(BlobEnvelope.verify(blob, reused, io.jobinfo.store.spi.Location.of("test", map)).payload()).as("%s blob of %d holds job %d's value", map,
+            assertThat(BlobEnvelope.verify(blob, reused, io.jobinfo.store.location.Location.of("test", map)).payload()).as("%s blob of %d holds job %d's value", map,
                     reused, other).isEqualTo(ORIGINALS.get(map).get(other));
         }
         for (int port : List.of(ST.cluster().port(0), ST.cluster().port(1))) {
@@ -310,7 +310,7 @@ class DropInHistoryFaultsTest {
         map(client, STATE).set(id, new HeapData(ORIGINALS.get(STATE).get(other)), 300, TimeUnit.SECONDS);
         LIVE.get(STATE).add(id);
         awaitReferencesOnly(client, STATE, LIVE.get(STATE).size(), "after a value put over the old blob of " + id);
-        assertThat(BlobEnvelope.verify(blobFiles(blobsOf(STORE, STATE)).get(id), id, io.jobinfo.store.spi.Location.of("test", STATE)).payload())
+        assertThat(BlobEnvelope.verify(blobFiles(blobsOf(STORE, STATE)).get(id), id, io.jobinfo.store.location.Location.of("test", STATE)).payload())
                 .as("blob of %d: the new value, not the old blob's", id).isEqualTo(ORIGINALS.get(STATE).get(other));
     }
 

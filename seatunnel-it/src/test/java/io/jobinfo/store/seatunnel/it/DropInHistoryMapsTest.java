@@ -101,7 +101,7 @@ class DropInHistoryMapsTest {
                     assertThat(files.keySet()).as("one %s blob per job", map).containsExactlyInAnyOrderElementsOf(ids);
                     Map<Long, byte[]> payloads = new LinkedHashMap<>();
                     for (long id : ids) {
-                        payloads.put(id, BlobEnvelope.verify(files.get(id), id, io.jobinfo.store.spi.Location.of("test", blobs.toString())).payload());
+                        payloads.put(id, BlobEnvelope.verify(files.get(id), id, io.jobinfo.store.location.Location.of("test", blobs.toString())).payload());
                     }
                     originals.put(map, payloads);
                 }
@@ -169,7 +169,7 @@ class DropInHistoryMapsTest {
                     Map<Long, byte[]> rewritten = blobFiles(blobsOf(store, map));
                     assertThat(rewritten.keySet()).containsExactlyInAnyOrderElementsOf(ids);
                     for (long id : ids) {
-                        assertThat(BlobEnvelope.verify(rewritten.get(id), id, io.jobinfo.store.spi.Location.of("test", map)).payload())
+                        assertThat(BlobEnvelope.verify(rewritten.get(id), id, io.jobinfo.store.location.Location.of("test", map)).payload())
                                 .as("%s job %d: the blob of the new value replaced the old one", map, id)
                                 .isEqualTo(next.get(map).get(id));
                     }

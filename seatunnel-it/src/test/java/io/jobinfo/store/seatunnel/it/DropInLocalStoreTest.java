@@ -726,7 +726,7 @@ class DropInLocalStoreTest {
     /** The job's JobImmutableInformation bytes, taken from its blob (the envelope checked). */
     static Data jobData(long jobId) throws IOException {
         try {
-            return new HeapData(BlobEnvelope.verify(Files.readAllBytes(blobOf(jobId)), jobId, io.jobinfo.store.spi.Location.of("test", blobOf(jobId).toString()))
+            return new HeapData(BlobEnvelope.verify(Files.readAllBytes(blobOf(jobId)), jobId, io.jobinfo.store.location.Location.of("test", blobOf(jobId).toString()))
                     .payload());
         } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
             throw new IOException(e);

@@ -128,7 +128,7 @@ class DropInRgwStoreTest {
         try (S3Client client = rgw.newClient()) {
             String key = PREFIX + "/" + io.jobinfo.store.spi.StoreNaming.blobName(jobId);
             byte[] bytes = client.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
-            return BlobEnvelope.verify(bytes, jobId, io.jobinfo.store.spi.Location.of("test", key)).payload();
+            return BlobEnvelope.verify(bytes, jobId, io.jobinfo.store.location.Location.of("test", key)).payload();
         }
     }
 

@@ -222,7 +222,7 @@ class DropInS3StoreTest {
         try (S3Client client = s3.newClient()) {
             String key = objectKeys().get(jobId);
             byte[] bytes = client.getObjectAsBytes(b -> b.bucket(bucket).key(key)).asByteArray();
-            return new HeapData(BlobEnvelope.verify(bytes, jobId, io.jobinfo.store.spi.Location.of("test", key)).payload());
+            return new HeapData(BlobEnvelope.verify(bytes, jobId, io.jobinfo.store.location.Location.of("test", key)).payload());
         } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
             throw new AssertionError("the object of job " + jobId + " is not a valid blob", e);
         }

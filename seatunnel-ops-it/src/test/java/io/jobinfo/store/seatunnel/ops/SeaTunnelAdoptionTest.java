@@ -530,7 +530,7 @@ class SeaTunnelAdoptionTest {
     private static byte[] blobPayload(long id) throws IOException {
         Path blob = STORE.resolve(String.format("%016x.jobinfo", id));
         try {
-            return io.jobinfo.store.envelope.BlobEnvelope.verify(Files.readAllBytes(blob), id, io.jobinfo.store.spi.Location.of("test", blob.toString()))
+            return io.jobinfo.store.envelope.BlobEnvelope.verify(Files.readAllBytes(blob), id, io.jobinfo.store.location.Location.of("test", blob.toString()))
                     .payload();
         } catch (io.jobinfo.store.envelope.EnvelopeFormatException e) {
             throw new AssertionError("the blob of job " + id + " is not valid", e);

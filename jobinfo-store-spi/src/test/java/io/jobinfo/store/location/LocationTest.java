@@ -1,8 +1,9 @@
-package io.jobinfo.store.spi;
+package io.jobinfo.store.location;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jobinfo.store.spi.JobInfoStoreException;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.spi;
+package io.jobinfo.store.location;
 
 import java.io.Serializable;
 import java.net.URI;
@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
  * Where a blob or a store's namespace lives, as an absolute URI:
  * {@code file:///var/lib/jobinfo/000000000000007b.jobinfo}, {@code hdfs://ns/jobinfo/000000000000007b.jobinfo},
  * {@code s3://bucket/prefix/000000000000007b.jobinfo}. Backends build their own (see
- * {@link JobInfoStore#location(long)}) and nobody parses one back into keys or file names: a leftover is removed
- * through {@link StoredBlob#leftoverToken()}. Immutable; equal when the URI strings are (nothing is normalised), and
+ * {@code JobInfoStore.location(long)}) and nobody parses one back into keys or file names: a leftover is removed
+ * through {@code StoredBlob.leftoverToken()}. Immutable; equal when the URI strings are (nothing is normalised), and
  * {@link #toString()} is that string exactly, as messages and reports print it.
  */
 public final class Location implements Serializable {
