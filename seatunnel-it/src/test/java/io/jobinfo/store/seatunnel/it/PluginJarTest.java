@@ -65,7 +65,9 @@ class PluginJarTest {
     /** Packages the shading rewrites: a class that names one of them differs from its compiled form. */
     private static final List<String> RELOCATED = List.of("com/github/benmanes", "com/esotericsoftware", "org/objenesis",
             "org/yaml/snakeyaml", "io/micrometer", "org/HdrHistogram", "org/LatencyUtils", "org/apache/commons/codec",
-            "software/amazon", "org/apache/http", "org/apache/hc", "org/reactivestreams", "io/netty");
+            "software/amazon", "org/apache/http", "org/apache/hc", "org/reactivestreams", "io/netty",
+            // AutoValue's generated equals(@Nullable Object): the plugin relocates JSpecify
+            "org/jspecify");
 
     /**
      * The jar holds the drop-in classes of this build (a stale shaded jar once kept old ones): byte for byte for every
