@@ -943,7 +943,7 @@ abstract class CrashTrials {
                 + " this run) on " + Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) + "; backends: "
                 + backends + "; 3 member processes, drop-in GC grace 3 s, "
                 + MOVE_THREADS + " mover stripes.\n"
-                + "Command: `mvn -B -pl seatunnel-it -am verify -Djobinfo.it.long=true"
+                + "Command: `mvn -B -pl seatunnel-it -am verify -Djobinfo.it.long=true -Dseatunnel.it.forks=1"
                 + " -Dtest='DropIn*CrashTrialsTest' -Dsurefire.failIfNoSpecifiedTests=false"
                 + " -Djobinfo.it.engine.trials=" + ROUNDS + "` (one backend: `-Dtest=DropInCrashTrialsTest`,"
                 + " `DropInS3CrashTrialsTest`, `DropInHdfsCrashTrialsTest`)\n\n"
