@@ -1,0 +1,228 @@
+package io.jobinfo.store.seatunnel.dropin;
+
+import com.hazelcast.config.Config;
+import com.hazelcast.config.JoinConfig;
+import com.hazelcast.core.Hazelcast;
+import com.hazelcast.core.HazelcastInstance;
+import com.hazelcast.map.IMap;
+import com.hazelcast.spi.impl.NodeEngineImpl;
+import com.hazelcast.instance.impl.HazelcastInstanceProxy;
+import io.jobinfo.store.local.LocalJobInfoStore;
+import org.apache.seatunnel.api.common.metrics.JobMetrics;
+import org.apache.seatunnel.api.common.metrics.Measurement;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The history drop-in on the Hazelcast this test runs on: SeaTunnel 2.3.8's 5.1 in this module, the current 5.x in
+ * {@code integration-tests}, which runs this module's test-jar again ({@code dependenciesToScan}). Two members in this
+ * JVM load the plugin as an engine member does, by Hazelcast's own service discovery ({@code META-INF/services} for
+ * {@link DropInServiceProvider} and the serializer hooks, here through the members' configuration class loader, so
+ * that no other member of this JVM loads it), with a {@code seatunnel.yaml} of {@code history: all} on a local store.
+ * What the mover leans on is version-specific: {@code getEntryViewInternal} (read reflectively), the owner's entry
+ * events carrying the stored Data, {@code replace} dropping the TTL and {@code setTtl} giving it back, expiry events.
+ * Shown: a value SeaTunnel's {@code JobHistoryService} would put (a real {@link JobMetrics}) becomes a reference with
+ * its blob, keeps its expiration time, reads back as the same JSON on both members; a removal and an expiry delete
+ * the blob.
+ */
+class HistoryMoverClusterTest {
+
+    @TempDir
+    static Path dir;
+    static final List<HazelcastInstance> MEMBERS = new ArrayList<>();
+    static final String[] PROPERTIES = {"seatunnel.config", DropInSettings.SWEEP_INTERVAL, DropInSettings.GC_GRACE};
+    static Path namespace;
+    static URLClassLoader plugin;
+
+    @BeforeAll
+    static void startTwoMembersWithThePlugin() throws Exception {
+        namespace = dir.resolve("store");
+        Path yaml = Files.writeString(dir.resolve("seatunnel.yaml"), String.join("\n",
+                "seatunnel:",
+                "  engine:",
+                "    history-job-expire-minutes: 1440",
+                "    jobinfo-storage:",
+                "      type: local",
+                "      namespace: " + namespace,
+                "    jobinfo-dropin:",
+                "      history: all",
+                ""));
+        System.setProperty("seatunnel.config", yaml.toString());
+        System.setProperty(DropInSettings.SWEEP_INTERVAL, "1");
+        System.setProperty(DropInSettings.GC_GRACE, "2");
+        Path services = Files.createDirectories(dir.resolve("plugin/META-INF/services"));
+        // what the plugin jar's META-INF/services hold (PluginJarTest checks the jar's own)
+        Files.writeString(services.resolve("com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider"),
+                DropInServiceProvider.class.getName() + "\n");
+        Files.writeString(services.resolve("com.hazelcast.SerializerHook"), String.join("\n",
+                JobInfoReferenceSerializerHook.class.getName(), HistoryReferenceSerializerHook.class.getName(),
+                HistoryReferenceV1Serializer.Hook.class.getName(), ""));
+        plugin = new URLClassLoader(new URL[] {dir.resolve("plugin").toUri().toURL()},
+                HistoryMoverClusterTest.class.getClassLoader());
+        int[] ports = freePorts(2);
+        String cluster = "history-mover-" + System.nanoTime();
+        for (int port : ports) {
+            Config config = new Config();
+            config.setClusterName(cluster);
+            config.setClassLoader(plugin);
+            config.setProperty("hazelcast.phone.home.enabled", "false");
+            config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+            JoinConfig join = config.getNetworkConfig().getJoin();
+            join.getMulticastConfig().setEnabled(false);
+            join.getAutoDetectionConfig().setEnabled(false);
+            join.getTcpIpConfig().setEnabled(true);
+            for (int p : ports) {
+                join.getTcpIpConfig().addMember("127.0.0.1:" + p);
+            }
+            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
+            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
+        }
+        await(() -> MEMBERS.stream().allMatch(m -> m.getCluster().getMembers().size() == 2
+                && DropInService.forInstance(m) != null && DropInService.forInstance(m).active()),
+                Duration.ofSeconds(60), () -> "the drop-in did not start on both members");
+    }
+
+    @AfterAll
+    static void stop() throws IOException {
+        for (HazelcastInstance m : MEMBERS) {
+            m.shutdown();
+        }
+        for (String p : PROPERTIES) {
+            System.clearProperty(p);
+        }
+        if (plugin != null) {
+            plugin.close();
+        }
+    }
+
+    @Test
+    void aFinishedJobsMetricsMoveToTheStoreKeepTheirExpiryAndReadBackEqualOnEveryMember() throws Exception {
+        long jobId = 900_000_000_001L;
+        JobMetrics metrics = JobMetrics.of(Collections.singletonMap("SourceReceivedCount", Collections.singletonList(
+                Measurement.of("SourceReceivedCount", 4242L, 1_700_000_000_000L,
+                        Collections.singletonMap("pipelineId", "1")))));
+        IMap<Long, Object> map = MEMBERS.get(0).getMap(HistoryMaps.METRICS);
+        // as JobHistoryService does: put with history-job-expire-minutes as the TTL
+        map.put(jobId, metrics, 10, TimeUnit.MINUTES);
+        long expiresAt = map.getEntryView(jobId).getExpirationTime();
+        assertThat(expiresAt).isLessThan(Long.MAX_VALUE);
+
+        awaitReference(HistoryMaps.METRICS, jobId);
+        LocalJobInfoStore blobs = historyStore(HistoryMaps.METRICS);
+        assertThat(blobs.path(jobId)).as("the value's blob").exists();
+        for (HazelcastInstance m : MEMBERS) {
+            IMap<Long, Object> seen = m.getMap(HistoryMaps.METRICS);
+            // as REST serves them (JobMetrics' own equals does not hold across a serialization round trip)
+            Object read = seen.get(jobId);
+            assertThat(read).as("the metrics read on %s", m.getName()).isInstanceOf(JobMetrics.class);
+            assertThat(((JobMetrics) read).toJsonString()).as("the metrics read on %s", m.getName())
+                    .isEqualTo(metrics.toJsonString());
+            // replace() drops the TTL on these versions; the mover's setTtl gives the entry back its expiry
+            assertThat(seen.getEntryView(jobId).getExpirationTime()).as("the reference's expiry on %s", m.getName())
+                    .isBetween(expiresAt - 1_000, expiresAt + 1_000);
+        }
+        assertThat(movedOnAllMembers()).isGreaterThanOrEqualTo(1);
+
+        map.remove(jobId);
+        await(() -> !Files.exists(blobs.path(jobId)), Duration.ofSeconds(30),
+                () -> "the blob of a removed history entry is still at " + blobs.path(jobId));
+    }
+
+    @Test
+    void anExpiredHistoryEntryTakesItsBlobWithIt() throws Exception {
+        long jobId = 900_000_000_002L;
+        IMap<Long, Object> map = MEMBERS.get(1).getMap(HistoryMaps.DAG);
+        map.put(jobId, "a finished job's DAG information " + "d".repeat(2_000), 6, TimeUnit.SECONDS);
+        awaitReference(HistoryMaps.DAG, jobId);
+        LocalJobInfoStore blobs = historyStore(HistoryMaps.DAG);
+        assertThat(blobs.path(jobId)).exists();
+        await(() -> !map.containsKey(jobId) && !Files.exists(blobs.path(jobId)), Duration.ofSeconds(40),
+                () -> "6 s after its put the entry is " + (map.containsKey(jobId) ? "still there" : "gone")
+                        + " and its blob " + (Files.exists(blobs.path(jobId)) ? "still at " + blobs.path(jobId)
+                        : "gone"));
+    }
+
+    /** Waits until the owner stores a history reference for {@code jobId} in {@code mapName} (its raw Data's type). */
+    static void awaitReference(String mapName, long jobId) {
+        HazelcastInstance member = MEMBERS.get(0);
+        @SuppressWarnings("unchecked")
+        IMap<Long, Object> map = member.getMap(mapName);
+        HistoryEntries entries = new HistoryEntries(map, nodeEngine(member).getSerializationService());
+        await(() -> {
+            HistoryEntries.Stored stored = entries.read(jobId);
+            return stored != null && stored.isReference()
+                    && stored.value.getType() == HistoryReferenceSerializer.TYPE_ID;
+        }, Duration.ofSeconds(30), () -> "job " + jobId + " in " + mapName + " is not a reference: counters "
+                + DropInService.forInstance(MEMBERS.get(0)).metrics().snapshot() + " / "
+                + DropInService.forInstance(MEMBERS.get(1)).metrics().snapshot());
+    }
+
+    static long movedOnAllMembers() {
+        long moved = 0;
+        for (HazelcastInstance m : MEMBERS) {
+            moved += DropInService.forInstance(m).metrics().snapshot().get("historyMoved");
+        }
+        return moved;
+    }
+
+    /** A store over {@code map}'s sub-namespace, to look at its blob files (the drop-in's own stores are its own). */
+    static LocalJobInfoStore historyStore(String map) throws Exception {
+        return LocalJobInfoStore.open(Path.of(HistoryMaps.subNamespace(namespace.toString(), map)), null, false,
+                false);
+    }
+
+    static NodeEngineImpl nodeEngine(HazelcastInstance member) {
+        return ((HazelcastInstanceProxy) member).getOriginal().node.getNodeEngine();
+    }
+
+    static int[] freePorts(int n) throws IOException {
+        int[] ports = new int[n];
+        List<ServerSocket> open = new ArrayList<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+                open.add(s);
+                ports[i] = s.getLocalPort();
+            }
+        } finally {
+            for (ServerSocket s : open) {
+                s.close();
+            }
+        }
+        return ports;
+    }
+
+    static void await(BooleanSupplier condition, Duration timeout, Supplier<String> message) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError(message.get());
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError("interrupted", e);
+            }
+        }
+    }
+}
