@@ -195,16 +195,22 @@ class StockEngineBaselineTest {
             int port = ST.cluster().port(SPARE);
             ClusterClient.await(() -> client.dropInMetrics().get(port).getOrDefault("active", 0L) == 1,
                     Duration.ofSeconds(60), () -> "drop-in not active on the new member: " + client.dropInMetrics());
-            // partitions migrate to the new member after it joined: wait until it owns some
-            ClusterClient.await(() -> client.seaTunnelClient().getHazelcastInstance().getPartitionService()
-                            .getPartitions().stream().anyMatch(p -> p.getOwner() != null
-                                    && p.getOwner().getAddress().getPort() == port),
-                    Duration.ofSeconds(90), () -> "the new member owns no partition");
+            // partitions migrate to the new member after it joined: wait until it owns most of its fair share (a
+            // fresh-clone CI once went on when it owned a few, and none of the 20 jobs below landed on it)
+            java.util.function.IntSupplier ownedByNew = () -> (int) client.seaTunnelClient().getHazelcastInstance()
+                    .getPartitionService().getPartitions().stream().filter(p -> p.getOwner() != null
+                            && p.getOwner().getAddress().getPort() == port).count();
+            int partitions = client.seaTunnelClient().getHazelcastInstance().getPartitionService().getPartitions()
+                    .size();
+            int share = partitions * 4 / 5 / 4; // 80 % of a quarter
+            ClusterClient.await(() -> ownedByNew.getAsInt() >= share, Duration.ofSeconds(90),
+                    () -> "the new member owns " + ownedByNew.getAsInt() + " of " + partitions + " partitions, fewer"
+                            + " than " + share);
             // a job whose entry the drop-in member owns (partition owner), found by submitting small jobs
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-mixed", 1, 2, true);
             List<Long> submitted = new ArrayList<>();
             long owned = -1;
-            for (int i = 0; i < 20 && owned < 0; i++) {
+            for (int i = 0; i < 30 && owned < 0; i++) {
                 long id = client.submit(file, "mixed-" + i);
                 submitted.add(id);
                 client.awaitStatus(id, "RUNNING", Duration.ofSeconds(60));
