@@ -7,7 +7,7 @@ import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
 import com.hazelcast.spi.impl.NodeEngineImpl;
 import com.hazelcast.instance.impl.HazelcastInstanceProxy;
-import io.jobinfo.store.local.LocalJobInfoStore;
+import io.jobinfo.store.spi.StoreNaming;
 import org.apache.seatunnel.api.common.metrics.JobMetrics;
 import org.apache.seatunnel.api.common.metrics.Measurement;
 import org.junit.jupiter.api.AfterAll;
@@ -15,9 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
@@ -27,10 +24,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The history drop-in on the Hazelcast this test runs on: SeaTunnel 2.3.8's 5.1 in this module, the current 5.x in
@@ -69,40 +65,35 @@ class HistoryMoverClusterTest {
         System.setProperty("seatunnel.config", yaml.toString());
         System.setProperty(DropInSettings.SWEEP_INTERVAL, "1");
         System.setProperty(DropInSettings.GC_GRACE, "2");
-        Path services = Files.createDirectories(dir.resolve("plugin/META-INF/services"));
-        // what the plugin jar's META-INF/services hold (PluginJarTest checks the jar's own)
-        Files.writeString(services.resolve("com.hazelcast.spi.impl.servicemanager.ServiceDescriptorProvider"),
-                DropInServiceProvider.class.getName() + "\n");
-        Files.writeString(services.resolve("com.hazelcast.SerializerHook"), String.join("\n",
-                JobInfoReferenceSerializerHook.class.getName(), HistoryReferenceSerializerHook.class.getName(),
-                HistoryReferenceV1Serializer.Hook.class.getName(), ""));
-        plugin = new URLClassLoader(new URL[] {dir.resolve("plugin").toUri().toURL()},
+        // the plugin jar's own META-INF/services (the only resources of its module), read where the module is built
+        Path pluginResources = Path.of("..", "jobinfo-store-seatunnel-plugin", "src", "main", "resources")
+                .toAbsolutePath().normalize();
+        assertThat(pluginResources.resolve("META-INF/services/com.hazelcast.SerializerHook"))
+                .as("the plugin module's service files, beside this module").exists();
+        plugin = new URLClassLoader(new URL[] {pluginResources.toUri().toURL()},
                 HistoryMoverClusterTest.class.getClassLoader());
-        int[] ports = freePorts(2);
         String cluster = "history-mover-" + System.nanoTime();
-        for (int port : ports) {
+        for (int i = 0; i < 2; i++) {
             Config config = new Config();
             config.setClusterName(cluster);
             config.setClassLoader(plugin);
             config.setProperty("hazelcast.phone.home.enabled", "false");
-            config.getNetworkConfig().setPort(port).setPortAutoIncrement(false);
+            // members look for each other on 16421-16430, each taking the first of them free
+            config.getNetworkConfig().setPort(16421).setPortAutoIncrement(true).setPortCount(10);
             JoinConfig join = config.getNetworkConfig().getJoin();
             join.getMulticastConfig().setEnabled(false);
             join.getAutoDetectionConfig().setEnabled(false);
-            join.getTcpIpConfig().setEnabled(true);
-            for (int p : ports) {
-                join.getTcpIpConfig().addMember("127.0.0.1:" + p);
-            }
+            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1");
             config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
             MEMBERS.add(Hazelcast.newHazelcastInstance(config));
         }
-        await(() -> MEMBERS.stream().allMatch(m -> m.getCluster().getMembers().size() == 2
-                && DropInService.forInstance(m) != null && DropInService.forInstance(m).active()),
-                Duration.ofSeconds(60), () -> "the drop-in did not start on both members");
+        await("the drop-in started on both members").atMost(Duration.ofSeconds(60))
+                .until(() -> MEMBERS.stream().allMatch(m -> m.getCluster().getMembers().size() == 2
+                        && DropInService.forInstance(m) != null && DropInService.forInstance(m).active()));
     }
 
     @AfterAll
-    static void stop() throws IOException {
+    static void stop() throws Exception {
         for (HazelcastInstance m : MEMBERS) {
             m.shutdown();
         }
@@ -127,8 +118,8 @@ class HistoryMoverClusterTest {
         assertThat(expiresAt).isLessThan(Long.MAX_VALUE);
 
         awaitReference(HistoryMaps.METRICS, jobId);
-        LocalJobInfoStore blobs = historyStore(HistoryMaps.METRICS);
-        assertThat(blobs.path(jobId)).as("the value's blob").exists();
+        Path blob = blobPath(HistoryMaps.METRICS, jobId);
+        assertThat(blob).as("the value's blob").exists();
         for (HazelcastInstance m : MEMBERS) {
             IMap<Long, Object> seen = m.getMap(HistoryMaps.METRICS);
             // as REST serves them (JobMetrics' own equals does not hold across a serialization round trip)
@@ -143,8 +134,8 @@ class HistoryMoverClusterTest {
         assertThat(movedOnAllMembers()).isGreaterThanOrEqualTo(1);
 
         map.remove(jobId);
-        await(() -> !Files.exists(blobs.path(jobId)), Duration.ofSeconds(30),
-                () -> "the blob of a removed history entry is still at " + blobs.path(jobId));
+        await("the blob of a removed history entry gone from " + blob).atMost(Duration.ofSeconds(30))
+                .until(() -> !Files.exists(blob));
     }
 
     @Test
@@ -153,12 +144,10 @@ class HistoryMoverClusterTest {
         IMap<Long, Object> map = MEMBERS.get(1).getMap(HistoryMaps.DAG);
         map.put(jobId, "a finished job's DAG information " + "d".repeat(2_000), 6, TimeUnit.SECONDS);
         awaitReference(HistoryMaps.DAG, jobId);
-        LocalJobInfoStore blobs = historyStore(HistoryMaps.DAG);
-        assertThat(blobs.path(jobId)).exists();
-        await(() -> !map.containsKey(jobId) && !Files.exists(blobs.path(jobId)), Duration.ofSeconds(40),
-                () -> "6 s after its put the entry is " + (map.containsKey(jobId) ? "still there" : "gone")
-                        + " and its blob " + (Files.exists(blobs.path(jobId)) ? "still at " + blobs.path(jobId)
-                        : "gone"));
+        Path blob = blobPath(HistoryMaps.DAG, jobId);
+        assertThat(blob).exists();
+        await("the entry (6 s TTL) and its blob " + blob + " gone").atMost(Duration.ofSeconds(40))
+                .until(() -> !map.containsKey(jobId) && !Files.exists(blob));
     }
 
     /** Waits until the owner stores a history reference for {@code jobId} in {@code mapName} (its raw Data's type). */
@@ -167,13 +156,10 @@ class HistoryMoverClusterTest {
         @SuppressWarnings("unchecked")
         IMap<Long, Object> map = member.getMap(mapName);
         HistoryEntries entries = new HistoryEntries(map, nodeEngine(member).getSerializationService());
-        await(() -> {
+        await("job " + jobId + " in " + mapName + " a reference").atMost(Duration.ofSeconds(30)).until(() -> {
             HistoryEntries.Stored stored = entries.read(jobId);
-            return stored != null && stored.isReference()
-                    && stored.value.getType() == HistoryReferenceSerializer.TYPE_ID;
-        }, Duration.ofSeconds(30), () -> "job " + jobId + " in " + mapName + " is not a reference: counters "
-                + DropInService.forInstance(MEMBERS.get(0)).metrics().snapshot() + " / "
-                + DropInService.forInstance(MEMBERS.get(1)).metrics().snapshot());
+            return stored != null && stored.value.getType() == HistoryReferenceSerializer.TYPE_ID;
+        });
     }
 
     static long movedOnAllMembers() {
@@ -184,45 +170,12 @@ class HistoryMoverClusterTest {
         return moved;
     }
 
-    /** A store over {@code map}'s sub-namespace, to look at its blob files (the drop-in's own stores are its own). */
-    static LocalJobInfoStore historyStore(String map) throws Exception {
-        return LocalJobInfoStore.open(Path.of(HistoryMaps.subNamespace(namespace.toString(), map)), null, false,
-                false);
+    /** The file of {@code jobId}'s blob in {@code map}'s sub-namespace of the local store. */
+    static Path blobPath(String map, long jobId) {
+        return Path.of(HistoryMaps.subNamespace(namespace.toString(), map)).resolve(StoreNaming.blobName(jobId));
     }
 
     static NodeEngineImpl nodeEngine(HazelcastInstance member) {
         return ((HazelcastInstanceProxy) member).getOriginal().node.getNodeEngine();
-    }
-
-    static int[] freePorts(int n) throws IOException {
-        int[] ports = new int[n];
-        List<ServerSocket> open = new ArrayList<>();
-        try {
-            for (int i = 0; i < n; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                open.add(s);
-                ports[i] = s.getLocalPort();
-            }
-        } finally {
-            for (ServerSocket s : open) {
-                s.close();
-            }
-        }
-        return ports;
-    }
-
-    static void await(BooleanSupplier condition, Duration timeout, Supplier<String> message) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError(message.get());
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
     }
 }

@@ -202,7 +202,7 @@ class StockEngineBaselineTest {
                             && p.getOwner().getAddress().getPort() == port).count();
             int partitions = client.seaTunnelClient().getHazelcastInstance().getPartitionService().getPartitions()
                     .size();
-            int share = partitions * 4 / 5 / 4; // 80 % of a quarter
+            int share = partitions * 4 / 5 / client.members().size(); // 80 % of a fair share
             ClusterClient.await(() -> ownedByNew.getAsInt() >= share, Duration.ofSeconds(90),
                     () -> "the new member owns " + ownedByNew.getAsInt() + " of " + partitions + " partitions, fewer"
                             + " than " + share);
