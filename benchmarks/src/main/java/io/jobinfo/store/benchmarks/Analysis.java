@@ -28,34 +28,6 @@ final class Analysis {
             }
         }
         if (stores.contains("local")) {
-            double sub = m.median("submit.local.p99");
-            double anchor = m.median("anchor.durableWrite.p99");
-            if (sub / anchor > 1.5) {
-                String steps = "";
-                if (m.has("submit.local.tail.blobWrite") && m.has("anchor.durableWriteThenPut.p99")) {
-                    double both = m.median("anchor.durableWriteThenPut.p99");
-                    steps = String.format(Locale.ROOT, " Over the slowest 1%% of submits the blob write took %.2f ms"
-                            + " and the pointer write %.2f ms on average (encode %.2f, GC %.2f): both steps are slow"
-                            + " at once. A bare `putIfAbsent` of a pointer-sized value timed right after the bare"
-                            + " durable write, job by job beside the submits, has a p99 of %.2f ms (p50 %.2f): the"
-                            + " cluster's threads went idle during the fsync, and waking them on this 2-core virtual"
-                            + " machine costs that much. The two bare steps in turn have a p99 of %.2f ms, and the"
-                            + " submit's is %.2fx that. Invariant 1 (docs/design.md) puts the pointer after the blob"
-                            + " is durable, so those two steps in turn are the submit's floor; overlapping the"
-                            + " directory fsync with the pointer write would publish a pointer to a blob whose name"
-                            + " is not yet durable, and was not done.", m.median("submit.local.tail.blobWrite"),
-                            m.median("submit.local.tail.pointerWrite"), m.median("submit.local.tail.encode"),
-                            m.median("submit.local.tail.gc"), m.median("anchor.putAfterWrite.p99"),
-                            m.median("anchor.putAfterWrite.p50"), both, sub / both);
-                }
-                out.add(String.format(Locale.ROOT, "**2. Submit p99 on local: %.2f ms, %.2fx the bare durable write's"
-                        + " %.2f ms.** A submit is the durable write plus encode and checksums (%.0f us median, item"
-                        + " 5) plus the pointer's `putIfAbsent` with one synchronous backup (the inline put of the"
-                        + " whole job has p50 %.2f ms and p99 %.2f ms here); the fsync tail of the shared virtual disk"
-                        + " moves between rounds (anchor p99 %s ms).%s", sub, sub / anchor, anchor,
-                        m.median("jmh.encodeAndChecksums"), m.median("submit.inline.p50"),
-                        m.median("submit.inline.p99"), rangeOf(m, "anchor.durableWrite.p99"), steps));
-            }
             double k = m.median("restore.local.killToAll");
             double base = m.median("restore.inline.killToAll");
             if (k / base > 0.6) {
@@ -71,39 +43,8 @@ final class Analysis {
                         ReportWriter.bytes(m.median("jobs.payloadBytesPerJob") * o.jobs),
                         ReportWriter.gbs(m.median("jobs.payloadBytesPerJob") / m.median("jmh.sha256Only") / 1e3)));
             }
-            double bw = m.median("restore.local.p" + p + ".bw");
-            double raw = m.median("raw.local.p" + p + ".bw");
-            if (bw / raw < 0.5) {
-                double sha = m.median("jobs.payloadBytesPerJob") / m.median("jmh.sha256Only") / 1e3;
-                double crc = m.median("jobs.payloadBytesPerJob") / m.median("jmh.crc32cOnly") / 1e3;
-                int cores = Runtime.getRuntime().availableProcessors();
-                double rawOne = m.median("raw.local.p1.bw") / 1e3;
-                double ceiling = cores / (1 / sha + 1 / crc + 1 / rawOne) * 1e3;
-                out.add(String.format(Locale.ROOT, "**3. Blob phase on local: %.0f MB/s, %.0f%% of the raw read of"
-                        + " the same bytes (%.0f MB/s) with %d loaders.** Every blob is verified before it is"
-                        + " cached or returned (design invariant 3): SHA-256 runs at %.2f GB/s and CRC32C at %.1f"
-                        + " GB/s per core in this run, against raw page-cache reads of %.2f GB/s on one thread."
-                        + " Reading, CRC32C and SHA-256 of every byte on %d cores cap the blob phase near %.0f MB/s"
-                        + " before any decoding: %.0f%% of the raw figure. Decoding copies the DAG once more. The"
-                        + " checksum is what bounds it; dropping SHA-256 on reads would break the invariant.",
-                        bw, bw / raw * 100, raw, p, sha, crc, rawOne, cores, ceiling, ceiling / raw * 100));
-            }
         }
-        if (stores.contains("local") && stores.contains("hdfs")) {
-            double hdfs = m.median("submit.hdfs.p99");
-            double local = m.median("submit.local.p99");
-            if (hdfs / local > 3) {
-                out.add(String.format(Locale.ROOT, "**2. Submit p99 on hdfs: %.1f ms, %.2fx the local submit p99"
-                        + " (%.2f ms).** A blob on HDFS is four NameNode calls (create, addBlock,"
-                        + " complete, rename), each an edit-log sync, plus the DataNode pipeline and its sync of the"
-                        + " block on close (no hsync, so no fifth call: a probe of the raw steps found the same p50"
-                        + " either way, 18 ms, the pipeline set-up and the close dominating); here"
-                        + " the NameNode and the DataNode run in this JVM on the same cores as the three members."
-                        + " The client's close retries from 2 ms (docs/configuration.md) and no exists() precedes"
-                        + " the create; what is left is those round trips (p50 %.1f ms).", hdfs, hdfs / local,
-                        local, m.median("submit.hdfs.p50")));
-            }
-        }
+        out.addAll(new RebasedTargets(o, m, stores, p).explain());
         double inlineKill = m.median("restore.inline.killToAll");
         for (String s : stores) {
             if (s.equals("local")) {
@@ -121,19 +62,6 @@ final class Analysis {
                         m.has("restore." + s + "-crc32c.killToAll") ? String.format(Locale.ROOT,
                                 "; without the second SHA-256, %.2fx",
                                 m.median("restore." + s + "-crc32c.killToAll") / inlineKill) : ""));
-            }
-        }
-        String delayed = "s3-delay" + o.s3DelayMillis;
-        if (m.has("restore." + delayed + ".killToAll") && m.has("restore.s3.killToAll")) {
-            double d = m.median("restore." + delayed + ".killToAll");
-            double plain = m.median("restore.s3.killToAll");
-            if (d / plain > 1.5) {
-                out.add(String.format(Locale.ROOT, "**3. Kill -> restored with %d ms per S3 request: %.0f ms, %.2fx"
-                        + " the same run without the delay (%.0f ms).** %.0f loaders keep that many GETs in"
-                        + " flight; 1000 requests of %d ms each cost %.0f ms of waiting at that depth.",
-                        o.s3DelayMillis, d, d / plain, plain, m.median("restore." + delayed + ".loaders"),
-                        o.s3DelayMillis, o.jobs * (double) o.s3DelayMillis
-                                / m.median("restore." + delayed + ".loaders")));
             }
         }
         if (m.has("jmh.registryGet")) {
@@ -176,9 +104,5 @@ final class Analysis {
             }
         }
         return out;
-    }
-
-    private static String rangeOf(Metrics m, String key) {
-        return String.format(Locale.ROOT, "%.2f..%.2f", m.min(key), m.max(key));
     }
 }

@@ -13,7 +13,7 @@ import java.nio.file.StandardOpenOption;
  * library around them. Write a temporary file, fsync it, link(2) it to its final name, fsync the directory. (The
  * temporary name is unlinked after the clock stops, so the anchor is, if anything, cheaper than the store's work.)
  */
-final class DurableWriteAnchor {
+final class DurableWriteAnchor implements BareDurableWrite {
 
     private final Path dir;
     private int seq;
@@ -22,8 +22,8 @@ final class DurableWriteAnchor {
         this.dir = Files.createDirectories(dir);
     }
 
-    /** One durable write of {@code bytes}; returns the nanoseconds it took. */
-    long write(byte[] bytes) throws IOException {
+    @Override
+    public long write(byte[] bytes) throws IOException {
         int n = seq++;
         Path temp = dir.resolve(".tmp-" + n);
         Path target = dir.resolve(n + ".blob");
@@ -44,7 +44,13 @@ final class DurableWriteAnchor {
         return took;
     }
 
-    void clear() {
+    @Override
+    public String describe() {
+        return "bare write + fsync + link + dir fsync";
+    }
+
+    @Override
+    public void close() {
         Directories.deleteRecursively(dir);
     }
 }

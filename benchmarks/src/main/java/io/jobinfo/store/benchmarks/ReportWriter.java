@@ -126,6 +126,7 @@ final class ReportWriter {
         submitSection();
         restoreSection(p);
         new RoundTwoSections(o, m, stores, variants, md).append();
+        new RebasedTargets(o, m, stores, p).appendSection(md);
         jmhSection();
         cacheSection();
         md.append(new ScaleReport(o, m).section());
@@ -166,27 +167,8 @@ final class ReportWriter {
             summary.add(new String[] {"1", "cluster IMap bytes per job, pointer + " + s, bytes(ptr),
                 inline(inline) + " inline", "1/" + fmt0(inline / ptr), "<= 1/1000", verdict(ptr <= inline / 1000)});
         }
-        if (stores.contains("local")) {
-            double sub = m.median("submit.local.p99");
-            double anchor = m.median("anchor.durableWrite.p99");
-            summary.add(new String[] {"2", "submit p99, local", ms(sub), ms(anchor) + " bare write+fsync+link+dir fsync",
-                x(sub / anchor), "<= 1.5x", verdict(sub / anchor <= 1.5)});
-        }
-        for (String s : stores) {
-            if (!s.equals("local")) {
-                double sub = m.median("submit." + s + ".p99");
-                boolean hdfs = s.equals("hdfs");
-                if (stores.contains("local")) {
-                    // issue 15: HDFS at most 3x the local submit p99; S3 reported against the same anchor
-                    double local = m.median("submit.local.p99");
-                    summary.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(local) + " local submit p99",
-                        x(sub / local), hdfs ? "<= 3x" : "(reported)", hdfs ? verdict(sub / local <= 3) : ""});
-                } else {
-                    summary.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(m.median("submit.inline.p99"))
-                        + " inline put", x(sub / m.median("submit.inline.p99")), "(reported)", ""});
-                }
-            }
-        }
+        List<String[]> rebased = new RebasedTargets(o, m, stores, p).summaryRows();
+        rebased.stream().filter(r -> r[0].equals("2")).forEach(summary::add);
         double base = m.median("restore.inline.killToAll");
         for (String s : stores) {
             double k = m.median("restore." + s + ".killToAll");
@@ -195,14 +177,7 @@ final class ReportWriter {
                 + " loaders)", ms(k), ms(base) + " inline kill -> entrySet()", x(k / base),
                 local ? "<= 0.6x" : "<= 1.0x", verdict(k / base <= (local ? 0.6 : 1.0))});
         }
-        for (String s : stores) {
-            double bw = m.median("restore." + s + ".p" + p + ".bw");
-            double raw = m.median("raw." + s + ".p" + p + ".bw");
-            boolean local = s.equals("local");
-            summary.add(new String[] {"3", "blob phase bandwidth, " + s + " (" + p + " loaders)", mbs(bw),
-                mbs(raw) + " raw read, same bytes", pct(bw / raw), local ? ">= 50%" : "(reported)",
-                local ? verdict(bw / raw >= 0.5) : ""});
-        }
+        rebased.stream().filter(r -> r[0].equals("3")).forEach(summary::add);
         if (m.has("jmh.registryGet")) {
             double reg = m.median("jmh.registryGet");
             double chm = m.median("jmh.concurrentHashMapGet");
@@ -269,8 +244,8 @@ final class ReportWriter {
                     .append(f2(m.median(k + ".p50"))).append(" | ").append(f2(m.median(k + ".p99"))).append(" | ")
                     .append(f2(m.median(k + ".max"))).append(" | ").append(range(k + ".p99", "%.2f")).append(" |\n");
         }
-        if (m.has("anchor.durableWrite.p99")) {
-            String k = "anchor.durableWrite";
+        if (m.has("anchor.local.durableWrite.p99")) {
+            String k = "anchor.local.durableWrite";
             md.append("| anchor: bare write + fsync + link + dir fsync | ").append(f2(m.median(k + ".p50")))
                     .append(" | ").append(f2(m.median(k + ".p99"))).append(" | ").append(f2(m.median(k + ".max")))
                     .append(" | ").append(range(k + ".p99", "%.2f")).append(" |\n");
@@ -412,7 +387,7 @@ final class ReportWriter {
         md.append("| inline terminate() -> entrySet() | 1339 ms | ").append(ms(m.median("restore.inline.killToAll")))
                 .append(" |\n");
         md.append("| durable write + fsync + link + dir fsync p99 | 2.51 ms | ")
-                .append(ms(m.median("anchor.durableWrite.p99"))).append(" |\n");
+                .append(ms(m.median("anchor.local.durableWrite.p99"))).append(" |\n");
         int lo = o.parallelismLevels.get(0);
         int hi = o.parallelismLevels.get(o.parallelismLevels.size() - 1);
         md.append("| page-cache reads | 2.5 GB/s (1 thread) to 4.3 GB/s | ")
@@ -498,7 +473,7 @@ final class ReportWriter {
         for (String v : variants) {
             subLabels.add(v.equals("inline") ? "inline put" : "pointer + " + v);
         }
-        boolean anchor = m.has("anchor.durableWrite.p99");
+        boolean anchor = m.has("anchor.local.durableWrite.p99");
         if (anchor) {
             subLabels.add("bare durable write");
         }
@@ -508,7 +483,7 @@ final class ReportWriter {
                 y.add(m.median("submit." + v + "." + q));
             }
             if (anchor) {
-                y.add(m.median("anchor.durableWrite." + q));
+                y.add(m.median("anchor.local.durableWrite." + q));
             }
             Charts.addBars(sub, q, subLabels, y);
         }

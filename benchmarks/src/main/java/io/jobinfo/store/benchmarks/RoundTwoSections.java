@@ -40,10 +40,10 @@ final class RoundTwoSections {
     }
 
     private void targets() {
-        md.append("## Round 2 targets (issue 15: items 2 and 3)\n\n");
+        md.append("## Round 2 targets (issue 15: items 2 and 3), superseded by the round 3 targets of the summary\n\n");
         md.append("| figure | measured | anchor / baseline (same run) | ratio | target | |\n");
         md.append("|---|---|---|---|---|---|\n");
-        double anchor = m.median("anchor.durableWrite.p99");
+        double anchor = m.median("anchor.local.durableWrite.p99");
         double local = m.median("submit.local.p99");
         if (m.has("submit.local.p99")) {
             row("submit p99, local", ReportWriter.ms(local), ReportWriter.ms(anchor)
@@ -117,22 +117,22 @@ final class RoundTwoSections {
             md.append(" |\n");
         }
         md.append('\n');
-        if (!m.has("anchor.durableWriteThenPut.p99") || !m.has("submit.local.p99")) {
+        if (!m.has("anchor.local.durableWriteThenPut.p99") || !m.has("submit.local.p99")) {
             return;
         }
-        double write = m.median("anchor.durableWrite.p99");
-        double put = m.median("anchor.putAfterWrite.p99");
-        double both = m.median("anchor.durableWriteThenPut.p99");
+        double write = m.median("anchor.local.durableWrite.p99");
+        double put = m.median("anchor.local.putAfterWrite.p99");
+        double both = m.median("anchor.local.durableWriteThenPut.p99");
         double local = m.median("submit.local.p99");
         md.append("Anchors of the local round, interleaved job by job with its submits (same bytes, same cluster):"
                 + "\n\n| anchor | p50 ms | p99 ms |\n|---|---|---|\n");
         md.append("| bare write + fsync + link + dir fsync | ").append(ReportWriter.f2(m.median(
-                "anchor.durableWrite.p50"))).append(" | ").append(ReportWriter.f2(write)).append(" |\n");
+                "anchor.local.durableWrite.p50"))).append(" | ").append(ReportWriter.f2(write)).append(" |\n");
         md.append("| bare `IMap.putIfAbsent` of a ").append(ScenarioBenchmark.POINTER_BYTES)
                 .append("-byte value right after it | ").append(ReportWriter.f2(m.median(
-                        "anchor.putAfterWrite.p50"))).append(" | ").append(ReportWriter.f2(put)).append(" |\n");
+                        "anchor.local.putAfterWrite.p50"))).append(" | ").append(ReportWriter.f2(put)).append(" |\n");
         md.append("| the two in turn (durable blob, then its pointer) | ").append(ReportWriter.f2(m.median(
-                "anchor.durableWriteThenPut.p50"))).append(" | ").append(ReportWriter.f2(both)).append(" |\n\n");
+                "anchor.local.durableWriteThenPut.p50"))).append(" | ").append(ReportWriter.f2(both)).append(" |\n\n");
         md.append(String.format("The local submit's p99 (%s) is %s the two bare steps in turn (%s) and %s the"
                 + " durable write alone (%s); the bare put after the write has a p99 of %s, %s the write's.%n%n",
                 ReportWriter.ms(local), ReportWriter.x(local / both), ReportWriter.ms(both),

@@ -19,7 +19,9 @@ import java.io.InputStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Path;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -147,13 +149,15 @@ final class ScenarioBenchmark {
         String ns = "round-" + round;
         String name = variant.name();
         Backend backend = variant.backend();
-        boolean local = backend.name().equals("local") && variant.verification() == ReadVerification.FULL;
+        // the re-based submit target's anchor (issue 28 item 3), on every plain backend at full verification
+        boolean anchored = variant.verification() == ReadVerification.FULL && !(backend instanceof DelayedS3Backend);
         PointerCluster.run(o.members, "jobinfo-bench", backend, ns, c -> {
             SubmitPhases phases = new SubmitPhases(ids.length);
             RunningJobInfoRegistry<JobImmutableInformation> registry =
                     RunningJobInfoRegistry.builder(c.master(), c.masterStore(), codec).submitPhaseListener(phases)
                             .build();
-            DurableWriteAnchor anchor = local ? new DurableWriteAnchor(workDir.resolve("anchor-" + round)) : null;
+            BareDurableWrite anchor = anchored ? BareDurableWrite.forStore(backend.config(ns),
+                    workDir.resolve("anchor-" + round)) : null;
             gc();
             long[] lat = new long[ids.length];
             long[] anchorLat = new long[ids.length];
@@ -189,10 +193,11 @@ final class ScenarioBenchmark {
             }
             log("  %s: slowest 1%% of submits, mean ms:%s", name, sb);
             if (anchor != null) {
-                latencies("anchor.durableWrite", anchorLat);
-                latencies("anchor.putAfterWrite", anchorPutLat);
-                latencies("anchor.durableWriteThenPut", anchorBothLat);
-                anchor.clear();
+                String a = anchorPrefix(name);
+                latencies(a + "durableWrite", anchorLat);
+                latencies(a + "putAfterWrite", anchorPutLat);
+                latencies(a + "durableWriteThenPut", anchorBothLat);
+                anchor.close();
             }
             m.add("memory." + name, "bytes/job", (double) c.cluster().entryMemoryCost(
                     RunningJobInfoRegistry.DEFAULT_MAP_NAME) / ids.length);
@@ -224,8 +229,8 @@ final class ScenarioBenchmark {
             m.add("restore." + name + ".afterDetect", "ms", took - (detected - t0) / 1e6);
             log("  %s: %.0f bytes/job, submit p99 %.2f ms%s, kill -> restored %.0f ms (detected after %.0f ms,"
                     + " registry built in %.0f ms, restoreAll %.0f ms)", name, last("memory." + name),
-                    last("submit." + name + ".p99"), local ? String.format(" (bare durable write p99 %.2f ms)",
-                            last("anchor.durableWrite.p99")) : "", took, (detected - t0) / 1e6, buildMs,
+                    last("submit." + name + ".p99"), anchored ? String.format(" (bare durable write p99 %.2f ms)",
+                            last(anchorPrefix(name) + "durableWrite.p99")) : "", took, (detected - t0) / 1e6, buildMs,
                     report.duration().toNanos() / 1e6);
 
             c.cluster().awaitSize(o.members - 1);
@@ -247,8 +252,13 @@ final class ScenarioBenchmark {
                 double rawMs = rawRead(c.successorStore(), p);
                 m.add("raw." + name + ".p" + p + ".ms", "ms", rawMs);
                 m.add("raw." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (rawMs / 1e3));
-                log("    parallelism %2d: restore %.0f ms (%.0f MB/s), raw read %.0f ms (%.0f MB/s)", p, ms,
-                        envelopeBytes / 1e6 / (ms / 1e3), rawMs, envelopeBytes / 1e6 / (rawMs / 1e3));
+                gc();
+                double floorMs = verificationFloor(c.successorStore(), p);
+                m.add("floor." + name + ".p" + p + ".ms", "ms", floorMs);
+                m.add("floor." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (floorMs / 1e3));
+                log("    parallelism %2d: restore %.0f ms (%.0f MB/s), raw read %.0f ms (%.0f MB/s), read + SHA-256 +"
+                        + " decode %.0f ms (%.0f MB/s)", p, ms, envelopeBytes / 1e6 / (ms / 1e3), rawMs,
+                        envelopeBytes / 1e6 / (rawMs / 1e3), floorMs, envelopeBytes / 1e6 / (floorMs / 1e3));
             }
         });
     }
@@ -282,25 +292,73 @@ final class ScenarioBenchmark {
 
     /** Reads every blob's raw bytes (no verification, no decoding) with {@code p} threads; milliseconds. */
     private double rawRead(JobInfoStore store, int p) throws Exception {
+        int bufSize = o.blobBytes * 2 + 65536;
+        return readAll("raw read", store, p, () -> {
+            byte[] buf = new byte[bufSize];
+            return id -> {
+                long n = 0;
+                try (InputStream in = store.openRaw(id)) {
+                    int r;
+                    while ((r = in.read(buf, 0, buf.length)) > 0) {
+                        n += r;
+                    }
+                }
+                return n;
+            };
+        });
+    }
+
+    /**
+     * The verification floor of the blob phase (issue 28 item 3): every blob's raw bytes read, SHA-256 of its
+     * payload and the codec's decode of it, on {@code p} threads, without the store's or the registry's code around
+     * them (no CRC32C, no header checks, no cache); milliseconds. A decode that fails fails the measurement.
+     */
+    private double verificationFloor(JobInfoStore store, int p) throws Exception {
+        return readAll("read + SHA-256 + decode", store, p, () -> {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            return id -> {
+                byte[] blob;
+                try (InputStream in = store.openRaw(id)) {
+                    blob = in.readAllBytes();
+                }
+                int header = EnvelopeHeader.LENGTH;
+                sha.update(blob, header, blob.length - header);
+                sha.digest();
+                if (codec.decode(Arrays.copyOfRange(blob, header, blob.length)) == null) {
+                    throw new IllegalStateException("job " + id + " decoded to nothing");
+                }
+                return blob.length;
+            };
+        });
+    }
+
+    /** One thread's reader of one blob: the bytes it read. */
+    @FunctionalInterface
+    private interface BlobRead {
+        long read(long jobId) throws Exception;
+    }
+
+    /** Makes one {@link BlobRead} per thread (its buffers and digests are the thread's own). */
+    @FunctionalInterface
+    private interface BlobReads {
+        BlobRead perThread() throws Exception;
+    }
+
+    /** Every job's blob read once by {@code p} threads taking the next id in turn; milliseconds. */
+    private double readAll(String what, JobInfoStore store, int p, BlobReads reads) throws Exception {
         AtomicInteger next = new AtomicInteger();
         AtomicLong total = new AtomicLong();
-        int bufSize = o.blobBytes * 2 + 65536;
         ExecutorService pool = Executors.newFixedThreadPool(p);
         try {
             long t0 = System.nanoTime();
             List<Future<?>> fs = new ArrayList<>();
             for (int t = 0; t < p; t++) {
                 fs.add(pool.submit(() -> {
-                    byte[] buf = new byte[bufSize];
+                    BlobRead read = reads.perThread();
                     int i;
                     long mine = 0;
                     while ((i = next.getAndIncrement()) < ids.length) {
-                        try (InputStream in = store.openRaw(ids[i])) {
-                            int n;
-                            while ((n = in.read(buf, 0, buf.length)) > 0) {
-                                mine += n;
-                            }
-                        }
+                        mine += read.read(ids[i]);
                     }
                     total.addAndGet(mine);
                     return null;
@@ -311,12 +369,17 @@ final class ScenarioBenchmark {
             }
             double ms = (System.nanoTime() - t0) / 1e6;
             if (total.get() != envelopeBytes) {
-                throw new IllegalStateException("raw read " + total.get() + " bytes, expected " + envelopeBytes);
+                throw new IllegalStateException(what + ": " + total.get() + " bytes, expected " + envelopeBytes);
             }
             return ms;
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** The metric prefix of a variant's bare-write anchor: {@code anchor.<variant>.}. */
+    static String anchorPrefix(String variant) {
+        return "anchor." + variant + ".";
     }
 
     private void latencies(String prefix, long[] nanos) {

@@ -50,15 +50,21 @@ class ReportSmokeTest {
         assertThat(md).contains("| variant | jobs | kill -> restored per job | marginal per job | GC pauses during"
                 + " the restore | GC share |");
         assertThat(md).doesNotContain("| n/a |");
+        // the round 3 targets (issue 28 item 3): each against the floor measured beside it
+        assertThat(md).contains("bare write+fsync+link+dir fsync, then bare putIfAbsent | ",
+                "read + SHA-256 + decode, same bytes, same threads | ", "| <= 1.2x |", "| >= 80% |",
+                "## Round 3 anchors: the floor of each target (issue 28 item 3)");
+        assertThat(md).containsPattern("\\| local \\| bare write\\+fsync\\+link\\+dir fsync \\| [0-9.]+ / [0-9.]+ \\|");
         for (String png : new String[] {"memory.png", "submit-latency.png", "restore-time.png",
             "restore-bandwidth.png", "cache-weight.png", "scale.png"}) {
             assertThat(out.resolve(png)).isRegularFile();
             assertThat(Files.size(out.resolve(png))).isGreaterThan(1000);
         }
         String csv = Files.readString(out.resolve("raw.csv"));
-        assertThat(csv).contains("memory.inline,", "memory.local,", "submit.local.p99,", "anchor.durableWrite.p99,",
+        assertThat(csv).contains("memory.inline,", "memory.local,", "submit.local.p99,", "anchor.local.durableWrite.p99,",
                 "restore.local.killToAll,", "cache.maxWeight,", "scale.local.40.restoreMs,",
                 "scale.inline.10.heapRetainedPerJob,", "scale.local.40.restoreGcMs,", "submit.local.tail.pointerWrite,",
-                "submit.local.p99.blobWrite,", "anchor.putAfterWrite.p99,", "anchor.durableWriteThenPut.p99,");
+                "submit.local.p99.blobWrite,", "anchor.local.putAfterWrite.p99,", "anchor.local.durableWriteThenPut.p99,",
+                "floor.local.p", "raw.local.p");
     }
 }
