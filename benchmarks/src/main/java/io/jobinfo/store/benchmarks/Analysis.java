@@ -35,13 +35,15 @@ final class Analysis {
                         + " baseline's %.0f ms.** Both clocks include Hazelcast noticing the dead master (%.0f ms for"
                         + " the pointer run, %.0f ms for the inline one; the same mechanism, not this library's). After"
                         + " that, the pointer run took %.0f ms against the inline run's %.0f ms (%.2fx): it reads,"
-                        + " verifies (CRC32C and SHA-256) and decodes %s, and SHA-256 alone runs at %s GB/s per core"
-                        + " here.", k, k / base, base, m.median("restore.local.detect"),
+                        + " verifies (CRC32C and SHA-256) and decodes %s%s.", k, k / base, base,
+                        m.median("restore.local.detect"),
                         m.median("restore.inline.detect"), m.median("restore.local.afterDetect"),
                         m.median("restore.inline.afterDetect"), m.median("restore.local.afterDetect")
                         / m.median("restore.inline.afterDetect"),
                         ReportWriter.bytes(m.median("jobs.payloadBytesPerJob") * o.jobs),
-                        ReportWriter.gbs(m.median("jobs.payloadBytesPerJob") / m.median("jmh.sha256Only") / 1e3)));
+                        m.has("jmh.sha256Only") ? ", and SHA-256 alone runs at " + ReportWriter.gbs(m.median(
+                                "jobs.payloadBytesPerJob") / m.median("jmh.sha256Only") / 1e3) + " GB/s per core here"
+                                : ""));
             }
         }
         out.addAll(new RebasedTargets(o, m, stores, p).explain());

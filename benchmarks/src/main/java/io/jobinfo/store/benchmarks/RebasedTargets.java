@@ -173,10 +173,11 @@ final class RebasedTargets {
             if (b / f < FLOOR_TARGET) {
                 out.add(String.format(Locale.ROOT, "**3. Blob phase on %s: %.0f MB/s, %.0f%% of the verification"
                         + " floor (%.0f MB/s: read + SHA-256 + decode on %d threads; raw read %.0f MB/s).** The"
-                        + " restore does on top of the floor: the header and job-id checks, CRC32C of every byte"
-                        + " (%.1f GB/s per core here), the listing of the map and the cache put of every job.", s,
-                        b, b / f * 100, f, p, m.median("raw." + s + ".p" + p + ".bw"),
-                        m.median("jobs.payloadBytesPerJob") / m.median("jmh.crc32cOnly") / 1e3));
+                        + " restore does on top of the floor: the header and job-id checks, CRC32C of every byte%s,"
+                        + " the listing of the map and the cache put of every job.", s, b, b / f * 100, f, p,
+                        m.median("raw." + s + ".p" + p + ".bw"), m.has("jmh.crc32cOnly") ? String.format(Locale.ROOT,
+                                " (%.1f GB/s per core here)", m.median("jobs.payloadBytesPerJob")
+                                        / m.median("jmh.crc32cOnly") / 1e3) : ""));
             }
         }
         if (m.has("restore." + delayed() + ".killToAll") && m.has("restore.s3.killToAll")) {
