@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Timeout;
  * after a full GC (the member's own MXBean, after {@code System.gc()}), open file descriptors ({@code /proc/<pid>/fd})
  * and threads ({@code /proc/<pid>/status}). At the end: every acknowledged job still registered is read from map and
  * store and compared byte for byte, every removed job is gone, GC leaves no orphan, and heap, descriptors and threads
- * stayed flat ({@link SoakReport#flatness}). Writes {@code target/soak/soak.json}, {@code soak.png} and
+ * stayed flat ({@link io.jobinfo.store.testing.ProcessTimeline#flatness}). Writes {@code target/soak/soak.json}, {@code soak.png} and
  * {@code soak.md}; {@link PublishSoakReport} puts the last two into docs/.
  */
 @Timeout(value = 120, unit = TimeUnit.MINUTES)
@@ -87,7 +87,7 @@ class SoakTest {
         assertThat(report.orphansAfterGc).as("orphans after GC").isZero();
         assertThat(report.kills).as("master kills").hasSizeGreaterThanOrEqualTo(
                 (int) Math.max(1, length.toSeconds() / killEvery / 2));
-        assertThat(report.flatness()).as("heap, descriptors and threads flat").allMatch(f -> f.flat());
+        assertThat(report.timeline.flatness()).as("heap, descriptors and threads flat").allMatch(f -> f.flat());
     }
 
     private static long soak(Duration length, long killEvery, Random rnd, SoakReport report, Backend backend,
