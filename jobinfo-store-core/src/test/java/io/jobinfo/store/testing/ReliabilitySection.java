@@ -19,7 +19,9 @@ public enum ReliabilitySection {
     /** The 30-minute soak, written by integration-tests' PublishSoakReport. */
     SOAK("soak", "PublishSoakReport (see SoakTest)"),
     /** The crash trials on the real SeaTunnel engine, written by seatunnel-it's PublishEngineReliabilityReport. */
-    ENGINE("engine", "PublishEngineReliabilityReport (see seatunnel-it's CrashTrials)");
+    ENGINE("engine", "PublishEngineReliabilityReport (see seatunnel-it's CrashTrials)"),
+    /** The soak on the real SeaTunnel engine, written by seatunnel-it's PublishEngineSoakReport. */
+    ENGINE_SOAK("engine-soak", "PublishEngineSoakReport (see seatunnel-it's DropInSoakTest)");
 
     private final String begin;
     private final String end;

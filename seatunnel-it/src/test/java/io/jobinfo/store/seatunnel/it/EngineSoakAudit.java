@@ -1,0 +1,80 @@
+package io.jobinfo.store.seatunnel.it;
+
+import io.jobinfo.store.lifecycle.NamespaceClaim;
+import io.jobinfo.store.spi.StoreNaming;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/** The soak's audit of a local store's namespace directory: its running jobs' blobs, by job id, with their age. */
+final class EngineSoakAudit {
+
+    private EngineSoakAudit() {
+    }
+
+    /** The blobs of running jobs in {@code dir} (the namespace's claim and the history directory left out). */
+    static Map<Long, Instant> blobs(Path dir) {
+        Map<Long, Instant> out = new TreeMap<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                OptionalLong id = StoreNaming.parseBlobName(p.getFileName().toString());
+                if (id.isPresent() && !NamespaceClaim.isClaim(id.getAsLong())) {
+                    try {
+                        out.put(id.getAsLong(), Files.getLastModifiedTime(p).toInstant());
+                    } catch (NoSuchFileException deletedSinceListed) {
+                        // deleted between the listing and the look (a sweep): not there
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out;
+    }
+
+    /**
+     * The blobs older than {@code grace} whose job has no entry in {@code entries}, each as {@code "<id> (<age> s)"}.
+     * Entries are read before the listing, so a job submitted in between has a young blob, never an orphan.
+     */
+    static List<String> orphansPastGrace(Path dir, Collection<Long> entries, Duration grace) {
+        Instant now = Instant.now();
+        List<String> out = new ArrayList<>();
+        blobs(dir).forEach((id, written) -> {
+            Duration age = Duration.between(written, now);
+            if (!entries.contains(id) && age.compareTo(grace) > 0) {
+                out.add(id + " (" + age.toSeconds() + " s)");
+            }
+        });
+        return out;
+    }
+
+    /** Deletes {@code dir} and everything under it, if it exists (a store of an earlier run). */
+    static void emptyDirectory(Path dir) {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> old = Files.walk(dir)) {
+            for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
