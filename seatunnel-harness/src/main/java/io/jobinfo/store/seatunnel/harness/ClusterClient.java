@@ -16,8 +16,13 @@ import org.apache.seatunnel.engine.core.job.JobInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -209,6 +214,45 @@ public final class ClusterClient implements AutoCloseable {
     }
 
     /**
+     * Polls the status of every job of {@code jobs} (every 100 ms) until all are RUNNING or {@code timeout} has
+     * passed, and returns, per job, the statuses other than RUNNING it answered on the way, in order, without
+     * repeats (an exception asking counts as its class name). A job RUNNING at the first poll has an empty list; a
+     * job that was never RUNNING again has a list that does not end with RUNNING. No status fails the wait: after a
+     * master switch SeaTunnel answers {@code UNKNOWABLE}, or the state its history holds for the id (a job restored
+     * from a savepoint: {@code SAVEPOINT_DONE}, its first instance's end), until the new master restored the job.
+     */
+    public Map<Long, List<String>> awaitEveryRunning(Collection<Long> jobs, Duration timeout) {
+        Map<Long, List<String>> seen = new LinkedHashMap<>();
+        Set<Long> pending = new LinkedHashSet<>(jobs);
+        jobs.forEach(id -> seen.put(id, new ArrayList<>()));
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (Iterator<Long> it = pending.iterator(); it.hasNext(); ) {
+                long id = it.next();
+                String status = statusOrError(id);
+                List<String> own = seen.get(id);
+                if ("RUNNING".equals(status)) {
+                    if (!own.isEmpty()) {
+                        own.add(status);
+                    }
+                    it.remove();
+                } else if (own.isEmpty() || !own.get(own.size() - 1).equals(status)) {
+                    own.add(status);
+                }
+            }
+            if (pending.isEmpty() || System.nanoTime() > deadline) {
+                return seen;
+            }
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return seen;
+            }
+        }
+    }
+
+    /**
      * SeaTunnel's job states from which a job never moves on. Not {@code UNKNOWABLE}: a master answers that for a job
      * whose job master it has not restored yet, so it passes after a failover.
      */
@@ -238,7 +282,7 @@ public final class ClusterClient implements AutoCloseable {
         @SuppressWarnings("unchecked")
         public void recordIfFailed(Map<String, Object> report) {
             if (status.equals("FAILED")) {
-                ((Map<String, String>) report.computeIfAbsent("failedAtCancel", k -> new java.util.LinkedHashMap<>()))
+                ((Map<String, String>) report.computeIfAbsent("failedAtCancel", k -> new LinkedHashMap<>()))
                         .put(Long.toString(jobId), detail);
             }
         }

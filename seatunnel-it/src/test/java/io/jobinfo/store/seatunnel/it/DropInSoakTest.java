@@ -214,9 +214,14 @@ class DropInSoakTest {
             cluster.kill(master);
             try {
                 client.awaitClusterSize(2, Duration.ofSeconds(90));
-                for (long id : streaming.keySet()) {
-                    client.awaitStatus(id, "RUNNING", Duration.ofSeconds(240));
-                }
+                client.awaitEveryRunning(streaming.keySet(), Duration.ofSeconds(240)).forEach((id, seen) -> {
+                    if (!seen.isEmpty() && !seen.get(seen.size() - 1).equals("RUNNING")) {
+                        report.failedOps.add(String.format("%.0f s: job %d not RUNNING 240 s after the master kill:"
+                                + " %s; SeaTunnel's detail: %s", t, id, seen, client.detailOf(id)));
+                    } else if (!seen.isEmpty()) {
+                        report.transientAfterKill.add(id + " " + seen);
+                    }
+                });
             } catch (AssertionError | RuntimeException e) {
                 report.failedOps.add(String.format("%.0f s: after the master kill: %s", t, e));
             }

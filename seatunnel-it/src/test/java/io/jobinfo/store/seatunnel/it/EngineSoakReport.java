@@ -39,6 +39,8 @@ final class EngineSoakReport {
     final List<String> failedOps = new ArrayList<>();
     final List<String> lost = new ArrayList<>();
     final Set<String> orphansPastGrace = new LinkedHashSet<>();
+    /** Jobs that answered another status before RUNNING again after a kill, with what they answered. */
+    final List<String> transientAfterKill = new ArrayList<>();
     int streamingAtEnd;
     int batches;
     int blobsLeftAtEnd = -1;
@@ -81,6 +83,7 @@ final class EngineSoakReport {
         }
         b.append("},\n  \"failedOps\": ").append(quoted(failedOps)).append(",\n");
         b.append("  \"lost\": ").append(quoted(lost)).append(",\n");
+        b.append("  \"transientAfterKill\": ").append(quoted(transientAfterKill)).append(",\n");
         b.append("  \"orphansPastGrace\": ").append(quoted(new ArrayList<>(orphansPastGrace))).append(",\n");
         b.append("  \"blobsLeftAtEnd\": ").append(blobsLeftAtEnd).append(",\n");
         return b.append(timeline.jsonArrays("streamingJobs")).append("\n}\n").toString();
@@ -117,6 +120,9 @@ final class EngineSoakReport {
         b.append("| kill -> every streaming job RUNNING again, median / max | ").append(timeline.recovery())
                 .append(" |\n");
         b.append("| failed operations | ").append(failedOps.size()).append(" |\n");
+        b.append("| jobs that answered another status before RUNNING again after a kill (UNKNOWABLE, or a restored"
+                + " job's SAVEPOINT_DONE from SeaTunnel's history until the new master restored it) | ")
+                .append(transientAfterKill.size()).append(" |\n");
         b.append("| streaming jobs RUNNING at the end / batch jobs run | ").append(streamingAtEnd).append(" / ")
                 .append(batches).append(" |\n");
         b.append("| jobs lost (not RUNNING, FINISHED or CANCELED as they should be, or no reference) | ")
