@@ -59,7 +59,8 @@ final class BenchOptions {
     int engineHistoryRounds;
     /**
      * Stores of the drop-in in the real-engine partition-thread time scenario (SeaTunnelPartitionHoldBenchmark),
-     * beside stock SeaTunnel; empty: not run. Only {@link #PARTITION_HOLD_STORES} are supported.
+     * beside stock SeaTunnel; empty: not run. Only
+     * {@link SeaTunnelPartitionHoldBenchmark#STORES} are supported.
      */
     List<String> partitionHoldStores = List.of("local");
     /** Its rounds; 0: {@link #rounds}. */
@@ -335,16 +336,7 @@ final class BenchOptions {
         if (engineHistoryRounds < 0 || engineHistoryRounds > 50) {
             problems.add("--engine-history-rounds must be 0..50");
         }
-        for (String s : partitionHoldStores) {
-            if (!PARTITION_HOLD_STORES.contains(s)) {
-                problems.add("--partition-hold-stores: '" + s + "' is not supported (supported: "
-                        + String.join(", ", PARTITION_HOLD_STORES) + ", or none; s3 and hdfs are not measured by this"
-                        + " scenario yet)");
-            }
-        }
-        if (partitionHoldRounds < 0 || partitionHoldRounds > 50) {
-            problems.add("--partition-hold-rounds must be 0..50 (0: --rounds), got " + partitionHoldRounds);
-        }
+        SeaTunnelPartitionHoldBenchmark.validate(this, problems);
         if (engineScaleMinutes < 1) {
             problems.add("--engine-scale-minutes must be at least 1");
         }
@@ -375,9 +367,6 @@ final class BenchOptions {
             }
         }
     }
-
-    /** The drop-in stores the partition-thread time scenario can run on. */
-    static final List<String> PARTITION_HOLD_STORES = List.of("local");
 
     static String usage() {
         return """

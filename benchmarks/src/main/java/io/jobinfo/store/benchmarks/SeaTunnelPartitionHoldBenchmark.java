@@ -18,8 +18,7 @@ import java.util.Map;
  * ({@link #key}); {@link SeaTunnelPartitionHoldSection} writes the medians of rounds and the goal's verdict.
  *
  * <p>A failed round (the scenario JVM's error, or jobs not RUNNING again after the kill) is a note and ends the
- * scenario; it never throws. Only the local store is supported ({@link BenchOptions#PARTITION_HOLD_STORES}): the
- * harness's drop-in cluster writes to a directory of its own.
+ * scenario; it never throws. Only the local store is supported ({@link #STORES}).
  */
 final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
 
@@ -30,7 +29,23 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
     /** The operation key of every sample of a phase together. */
     static final String ALL = "all";
 
+    /** The drop-in stores the scenario can run on: the harness's drop-in cluster writes to a directory of its own. */
+    static final List<String> STORES = List.of("local");
+
     private int roundsMeasured;
+
+    /** Adds a problem, naming the option, for each unsupported store and for rounds outside 0..50. */
+    static void validate(BenchOptions o, List<String> problems) {
+        for (String s : o.partitionHoldStores) {
+            if (!STORES.contains(s)) {
+                problems.add("--partition-hold-stores: '" + s + "' is not supported (supported: "
+                        + String.join(", ", STORES) + ", or none; s3 and hdfs are not measured by this scenario yet)");
+            }
+        }
+        if (o.partitionHoldRounds < 0 || o.partitionHoldRounds > 50) {
+            problems.add("--partition-hold-rounds must be 0..50 (0: --rounds), got " + o.partitionHoldRounds);
+        }
+    }
 
     SeaTunnelPartitionHoldBenchmark(BenchOptions o, Metrics m, Path work) {
         super(o, m, work, !o.partitionHoldStores.isEmpty());

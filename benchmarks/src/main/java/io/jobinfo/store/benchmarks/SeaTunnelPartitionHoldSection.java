@@ -159,7 +159,7 @@ final class SeaTunnelPartitionHoldSection {
         missing.removeAll(variants.stream().map(v -> v.substring(v.indexOf('-') + 1)).toList());
         md.append(allMet ? "Met on the stores measured" : "Not met").append(missing.isEmpty() ? "" : "; not measured: "
                 + String.join(", ", missing) + " (`--partition-hold-stores` supports "
-                + String.join(", ", BenchOptions.PARTITION_HOLD_STORES) + " only)").append(".\n\n");
+                + String.join(", ", SeaTunnelPartitionHoldBenchmark.STORES) + " only)").append(".\n\n");
     }
 
     private static String label(String variant) {
