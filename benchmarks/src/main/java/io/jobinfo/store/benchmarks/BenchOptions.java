@@ -57,6 +57,14 @@ final class BenchOptions {
     List<Integer> engineHistory = List.of(1000, 10_000);
     /** Its rounds; 0: {@link #rounds}. */
     int engineHistoryRounds;
+    /**
+     * Stores of the drop-in in the real-engine partition-thread time scenario (SeaTunnelPartitionHoldBenchmark),
+     * beside stock SeaTunnel; empty: not run. Only
+     * {@link SeaTunnelPartitionHoldBenchmark#STORES} are supported.
+     */
+    List<String> partitionHoldStores = List.of("local");
+    /** Its rounds; 0: {@link #rounds}. */
+    int partitionHoldRounds;
     boolean quick;
     int jmhForks = 2;
     int jmhWarmups = 3;
@@ -150,6 +158,9 @@ final class BenchOptions {
                 case "--engine-member-heap" -> o.engineMemberHeap = v.trim();
                 case "--engine-history" -> o.engineHistory = v.trim().equals("none") ? List.of() : intList(k, v);
                 case "--engine-history-rounds" -> o.engineHistoryRounds = Integer.parseInt(v);
+                case "--partition-hold-stores" -> o.partitionHoldStores = v.trim().equals("none") ? List.of()
+                        : Arrays.stream(v.split(",")).map(String::trim).filter(x -> !x.isEmpty()).toList();
+                case "--partition-hold-rounds" -> o.partitionHoldRounds = wholeNumber(k, v);
                 case "--jmh-forks" -> o.jmhForks = Integer.parseInt(v);
                 case "--jmh-iterations" -> o.jmhIterations = Integer.parseInt(v);
                 case "--jmh-warmups" -> o.jmhWarmups = Integer.parseInt(v);
@@ -170,6 +181,24 @@ final class BenchOptions {
     /** Rounds of the real-engine scale scenario. */
     int engineHistoryRounds() {
         return engineHistoryRounds > 0 ? engineHistoryRounds : rounds;
+    }
+
+    /** Rounds of the real-engine partition-thread time scenario. */
+    int partitionHoldRounds() {
+        return partitionHoldRounds > 0 ? partitionHoldRounds : rounds;
+    }
+
+    /**
+     * A whole number.
+     *
+     * @throws IllegalArgumentException naming the option and the value that is not one
+     */
+    private static int wholeNumber(String option, String v) {
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + ": '" + v.trim() + "' is not a whole number");
+        }
     }
 
     int engineScaleRounds() {
@@ -307,6 +336,7 @@ final class BenchOptions {
         if (engineHistoryRounds < 0 || engineHistoryRounds > 50) {
             problems.add("--engine-history-rounds must be 0..50");
         }
+        SeaTunnelPartitionHoldBenchmark.validate(this, problems);
         if (engineScaleMinutes < 1) {
             problems.add("--engine-scale-minutes must be at least 1");
         }
@@ -348,6 +378,9 @@ final class BenchOptions {
                        java -jar benchmarks/target/benchmarks.jar engine-history [options]
                                            (only the real SeaTunnel finished-job history section; --out default
                                            benchmarks/target/engine-history-report)
+                       java -jar benchmarks/target/benchmarks.jar partition-hold [options]
+                                           (only the real SeaTunnel partition-thread time section; --out default
+                                           benchmarks/target/partition-hold-report)
                   --jobs N                 jobs per scenario (default 1000)
                   --blob-size SIZE         encoded size of each job (default 200KiB)
                   --rounds N               repetitions; the report quotes medians (default 3)
@@ -383,6 +416,10 @@ final class BenchOptions {
                   --engine-history LIST|none  retained finished-job counts of the real SeaTunnel history scenario
                                            (default 1000,10000), stock and drop-in (history: all) clusters
                   --engine-history-rounds N  its rounds (default: --rounds); medians per count
+                  --partition-hold-stores LIST|none  drop-in stores of the real SeaTunnel partition-thread time
+                                           scenario, each beside stock (default local; supported: local only, s3
+                                           and hdfs not yet)
+                  --partition-hold-rounds N  its rounds (default: --rounds); p99 per round, medians of rounds
                   --no-migrate             skip the migrate / rollback throughput scenario
                   --migrate-parallelism N  its parallelism (default: the migrate command's default)
                   --out DIR                where the report goes (default docs/benchmarks; the migrate command:

@@ -40,6 +40,11 @@ public final class BenchmarkMain {
             System.err.println("report written: " + report.toAbsolutePath());
             System.exit(0);
         }
+        if (o.command.equals("partition-hold")) {
+            Path report = runPartitionHold(o);
+            System.err.println("report written: " + report.toAbsolutePath());
+            System.exit(0);
+        }
         if (o.command.equals("engine-history")) {
             Path report = runEngineHistory(o);
             System.err.println("report written: " + report.toAbsolutePath());
@@ -109,6 +114,17 @@ public final class BenchmarkMain {
     static Path runEngineHistory(BenchOptions o) throws Exception {
         return writeAlone(o, "benchmarks/target/engine-history-report", (work, dir) ->
                 sectionHeader("finished jobs' history on the real engine", o) + new SeaTunnelHistoryBenchmark(o, new Metrics(), work).run());
+    }
+
+    /**
+     * The {@code partition-hold} command: only the real SeaTunnel partition-thread time section (issue 28 item 2),
+     * written as {@code README.md} under {@code --out} (default {@code benchmarks/target/partition-hold-report},
+     * never the published report's directory unless given).
+     */
+    static Path runPartitionHold(BenchOptions o) throws Exception {
+        return writeAlone(o, "benchmarks/target/partition-hold-report", (work, dir) ->
+                sectionHeader("partition-thread time per operation on the real engine", o)
+                        + new SeaTunnelPartitionHoldBenchmark(o, new Metrics(), work).run());
     }
 
     /** One section of a command run alone: its markdown, in a work directory of its own, to {@code README.md}. */
@@ -208,6 +224,7 @@ public final class BenchmarkMain {
         SeaTunnelScaleBenchmark engineScale = new SeaTunnelScaleBenchmark(o, m, work);
         engineSection += engineScale.run();
         engineScale.chart(o.out);
+        engineSection += new SeaTunnelPartitionHoldBenchmark(o, m, work).run();
         engineSection += new SeaTunnelHistoryBenchmark(o, m, work).run();
         if (o.jmh) {
             new MicroBenchmarks(o, m).run();

@@ -91,7 +91,8 @@ final class ReportWriter {
         md.append('`').append(o.commandLine()).append("`\n\n");
         md.append("Options: `--jobs`, `--blob-size`, `--rounds`, `--stores`, `--restore-parallelism`, `--parallelism`,"
                 + " `--cache-jobs`, `--cache-readers`, `--cache-max-bytes`, `--scale-jobs`, `--scale-stores`, `--scale-rounds`, `--no-scale`,"
-                + " `--engine-scale`, `--engine-scale-rounds`, `--no-jmh`, `--no-migrate`, `--quick`"
+                + " `--engine-scale`, `--engine-scale-rounds`, `--partition-hold-stores`, `--partition-hold-rounds`, `--no-jmh`,"
+                + " `--no-migrate`, `--quick`"
                 + " (`java -jar benchmarks/target/benchmarks.jar --help`).\n\n");
         md.append("## This run\n\n");
         md.append("| | |\n|---|---|\n");

@@ -262,26 +262,7 @@ public final class EngineScenario {
         k.put("killToNewMasterMillis", millisSince(t0));
         int newMasterPort = client.masterPort();
         k.put("newMember", cluster.indexOfPort(newMasterPort));
-        Map<Long, String> last = new LinkedHashMap<>();
-        long deadline = t0 + settings.restoreTimeout().toNanos();
-        while (true) {
-            last.clear();
-            for (long id : jobs) {
-                String status;
-                try {
-                    status = client.status(id);
-                } catch (RuntimeException e) {
-                    status = e.getClass().getSimpleName();
-                }
-                if (!"RUNNING".equals(status)) {
-                    last.put(id, status);
-                }
-            }
-            if (last.isEmpty() || System.nanoTime() > deadline) {
-                break;
-            }
-            sleep(100);
-        }
+        Map<Long, String> last = awaitAllRunning(client, jobs, t0 + settings.restoreTimeout().toNanos());
         long millis = millisSince(t0);
         k.put("running", jobs.size() - last.size());
         Map<String, Object> notRunning = new LinkedHashMap<>();
@@ -301,6 +282,33 @@ public final class EngineScenario {
             k.put("newMasterReadFailures", counters == null ? -1L : counters.getOrDefault("readFailures", 0L));
         }
         return k;
+    }
+
+    /**
+     * Polls every job's status every 100 ms until each is RUNNING or {@code deadlineNanos} ({@link System#nanoTime})
+     * has passed; returns the jobs that are not RUNNING with their last status (a status query that fails counts as
+     * its exception's name), empty when all are. Never throws for a job's state.
+     */
+    static Map<Long, String> awaitAllRunning(ClusterClient client, List<Long> jobs, long deadlineNanos) {
+        Map<Long, String> last = new LinkedHashMap<>();
+        while (true) {
+            last.clear();
+            for (long id : jobs) {
+                String status;
+                try {
+                    status = client.status(id);
+                } catch (RuntimeException e) {
+                    status = e.getClass().getSimpleName();
+                }
+                if (!"RUNNING".equals(status)) {
+                    last.put(id, status);
+                }
+            }
+            if (last.isEmpty() || System.nanoTime() > deadlineNanos) {
+                return last;
+            }
+            sleep(100);
+        }
     }
 
     /** Per size: jobs, median owned + backup bytes, median map value and blob bytes. */

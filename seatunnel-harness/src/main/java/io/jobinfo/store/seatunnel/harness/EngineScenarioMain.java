@@ -21,7 +21,8 @@ import java.util.Map;
  * {@code jobinfo-store demo --engine seatunnel} and by the benchmark report, which run on Hazelcast 5.7 and so cannot
  * load SeaTunnel's client (Hazelcast 5.1) themselves. Progress goes to standard error, the figures to {@code --out}
  * as JSON, SeaTunnel's and Hazelcast's own log (WARN) to {@code <work-dir>/scenario.log}. {@code --scenario history
- * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario.
+ * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario, {@code --scenario
+ * partition-hold --repeats 20} {@link PartitionHoldScenario}.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
  * (the JSON's {@code error} says why and names the member log), 2 invalid arguments.
@@ -38,6 +39,7 @@ public final class EngineScenarioMain {
         Path out;
         ScenarioSettings settings;
         List<Integer> retained = null;
+        PartitionHoldScenario partitionHold = null;
         try {
             Map<String, String> a = parse(args);
             out = Path.of(required(a, "--out"));
@@ -59,9 +61,12 @@ public final class EngineScenarioMain {
                     retained.add(intOf(Map.of("--retained", n), "--retained", 0));
                 }
                 new HistoryScenario(settings, retained, System.err);
+            } else if (scenario.equals("partition-hold")) {
+                partitionHold = new PartitionHoldScenario(settings, intOf(a, "--repeats",
+                        PartitionHoldScenario.DEFAULT_REPEATS), System.err);
             } else if (!scenario.equals("running")) {
-                throw new IllegalArgumentException("--scenario must be running (the default) or history, got '"
-                        + scenario + "'");
+                throw new IllegalArgumentException("--scenario must be running (the default), history or"
+                        + " partition-hold, got '" + scenario + "'");
             }
             if (settings.pluginJar() != null && !Files.isRegularFile(settings.pluginJar())) {
                 throw new IllegalArgumentException("--plugin-jar " + settings.pluginJar() + " is not a file: build it"
@@ -88,7 +93,8 @@ public final class EngineScenarioMain {
         result.put("workDir", settings.workDir().toString());
         int exit = 0;
         try {
-            result.put("variants", retained == null ? new EngineScenario(settings, System.err).runAll()
+            result.put("variants", partitionHold != null ? partitionHold.runAll()
+                    : retained == null ? new EngineScenario(settings, System.err).runAll()
                     : new HistoryScenario(settings, retained, System.err).runAll());
         } catch (Exception | AssertionError e) {
             StringWriter trace = new StringWriter();
@@ -138,7 +144,7 @@ public final class EngineScenarioMain {
         for (String k : a.keySet()) {
             if (!List.of("--out", "--work-dir", "--variants", "--members", "--jobs", "--sizes", "--plugin-jar",
                     "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples",
-                    "--scenario", "--retained")
+                    "--scenario", "--retained", "--repeats")
                     .contains(k)) {
                 throw new IllegalArgumentException("unknown option " + k);
             }

@@ -8,11 +8,11 @@ import java.util.Map;
  * Writes maps, lists, strings, numbers and booleans as JSON. The scenario JVM carries no JSON library on purpose:
  * everything on its class path also lands on every member's, next to SeaTunnel's own libraries.
  */
-final class Json {
+public final class Json {
 
     private Json() {}
 
-    static String write(Object value) {
+    public static String write(Object value) {
         StringBuilder sb = new StringBuilder();
         write(sb, value, "");
         return sb.append('\n').toString();

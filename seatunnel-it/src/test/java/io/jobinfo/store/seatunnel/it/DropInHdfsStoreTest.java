@@ -12,7 +12,7 @@ import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.MapFigures;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.MiniDfsProcess;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.StoreListProbe;
@@ -152,7 +152,7 @@ class DropInHdfsStoreTest {
         PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(client, "hdfs",
                 "HDFS backend, SeaTunnel's Hadoop 3.1.4 client in the members, MiniDFSCluster (Hadoop of the project, "
                         + "1 NameNode, DataNodes as the guide's replication) in a JVM of its own, no IMap persistence",
-                JOB_DATA, rounds, this::blobExists);
+                JOB_DATA, rounds, this::blobExists, SeaTunnelClusterExtension.TARGET);
         PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreads", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client));

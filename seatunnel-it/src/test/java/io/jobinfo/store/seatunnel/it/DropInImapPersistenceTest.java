@@ -15,7 +15,7 @@ import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
 import org.apache.seatunnel.engine.core.job.JobInfo;
 import org.apache.seatunnel.engine.serializer.protobuf.ProtoStuffSerializer;
 import com.hazelcast.internal.serialization.Data;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 import io.jobinfo.store.spi.StoreNaming;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -214,7 +214,8 @@ class DropInImapPersistenceTest {
                 "local store (" + STORE + "), SeaTunnel IMap persistence (imap-storage-file, file:///) through "
                         + (SEATUNNEL_FACTORY ? ImapPersistence.SEATUNNEL_FACTORY : ImapPersistence.DROP_IN_FACTORY),
                 JOB_DATA, rounds,
-                id -> java.nio.file.Files.exists(STORE.resolve(StoreNaming.blobName(id))));
+                id -> java.nio.file.Files.exists(STORE.resolve(StoreNaming.blobName(id))),
+                SeaTunnelClusterExtension.TARGET);
         PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreadsAfterHold", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(ST.client()));

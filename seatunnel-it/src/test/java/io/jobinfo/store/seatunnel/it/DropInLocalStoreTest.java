@@ -13,7 +13,7 @@ import io.jobinfo.store.seatunnel.harness.MapFigures;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.ImapPersistence;
 import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
 import io.jobinfo.store.seatunnel.harness.junit.RestClient;
 import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
@@ -440,7 +440,7 @@ class DropInLocalStoreTest {
         int rounds = HOLD_ROUNDS;
         PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(client, "local",
                 "local store (" + STORE + "), SeaTunnel IMap persistence on (imap-storage-file, file:///)", JOB_DATA,
-                rounds, id -> Files.exists(blobOf(id)));
+                rounds, id -> Files.exists(blobOf(id)), SeaTunnelClusterExtension.TARGET);
         PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreads", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client));

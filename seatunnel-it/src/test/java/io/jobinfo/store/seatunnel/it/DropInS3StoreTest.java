@@ -13,7 +13,7 @@ import io.jobinfo.store.seatunnel.harness.FakeJobs;
 import io.jobinfo.store.seatunnel.harness.MapFigures;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.it.cluster.DropInJmxProbe;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.it.cluster.PrometheusText;
 import io.jobinfo.store.seatunnel.harness.junit.RestClient;
 import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
@@ -194,7 +194,7 @@ class DropInS3StoreTest {
         int rounds = DropInLocalStoreTest.HOLD_ROUNDS;
         PartitionHoldMeasurement.Result result = PartitionHoldMeasurement.run(client, "s3",
                 "native S3 backend, S3Proxy in the test JVM (" + s3.kind() + "), no IMap persistence", JOB_DATA,
-                rounds, id -> objects().containsKey(id));
+                rounds, id -> objects().containsKey(id), SeaTunnelClusterExtension.TARGET);
         PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreads", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(client));

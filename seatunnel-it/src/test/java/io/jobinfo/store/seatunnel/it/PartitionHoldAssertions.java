@@ -2,8 +2,8 @@ package io.jobinfo.store.seatunnel.it;
 
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.it.cluster.DropInJmxProbe;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldInterceptor;
-import io.jobinfo.store.seatunnel.it.cluster.PartitionHoldMeasurement;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldInterceptor;
+import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness.partition;
 
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
@@ -31,7 +31,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * </ul>
  * Their sum is the partition-thread hold of the operation, less the operation's own dispatch, backup sending and
  * response, which do not depend on the value's size. The samples stay in the member's JVM until
- * {@link PartitionHoldReport} collects them.
+ * {@link PartitionHoldReport} collects them. The class must be on every member's class path (the harness jar is: see
+ * {@code SeaTunnelProcessCluster#memberClasspath}); a member without it fails the {@code addInterceptor} call.
  */
 public final class PartitionHoldInterceptor implements MapInterceptor {
 
@@ -142,7 +143,7 @@ public final class PartitionHoldInterceptor implements MapInterceptor {
     }
 
     /** Takes every sample recorded in this JVM so far. */
-    static List<Sample> drain() {
+    public static List<Sample> drain() {
         List<Sample> out = new ArrayList<>();
         Sample s;
         while ((s = SAMPLES.poll()) != null) {

@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness.partition;
 
 import java.io.Serializable;
 import java.util.ArrayList;
