@@ -291,24 +291,13 @@ public final class EngineScenario {
      */
     static Map<Long, String> awaitAllRunning(ClusterClient client, List<Long> jobs, long deadlineNanos) {
         Map<Long, String> last = new LinkedHashMap<>();
-        while (true) {
-            last.clear();
-            for (long id : jobs) {
-                String status;
-                try {
-                    status = client.status(id);
-                } catch (RuntimeException e) {
-                    status = e.getClass().getSimpleName();
-                }
-                if (!"RUNNING".equals(status)) {
-                    last.put(id, status);
-                }
-            }
-            if (last.isEmpty() || System.nanoTime() > deadlineNanos) {
-                return last;
-            }
-            sleep(100);
-        }
+        client.awaitEveryRunning(jobs, Duration.ofNanos(Math.max(0, deadlineNanos - System.nanoTime())))
+                .forEach((id, seen) -> {
+                    if (!seen.isEmpty() && !"RUNNING".equals(seen.get(seen.size() - 1))) {
+                        last.put(id, seen.get(seen.size() - 1));
+                    }
+                });
+        return last;
     }
 
     /** Per size: jobs, median owned + backup bytes, median map value and blob bytes. */
