@@ -51,6 +51,8 @@ final class BenchOptions {
     int engineScaleRounds;
     /** Its budget: a count whose estimated run time would pass it is not started. */
     int engineScaleMinutes = 90;
+    /** Whether its clusters persist their {@code engine*} maps (SeaTunnel's IMap persistence): "on" or "off". */
+    String engineScalePersistence = "on";
     /** Each member's -Xmx there. */
     String engineMemberHeap = "1g";
     /** Retained finished-job counts of the real-engine history scenario (SeaTunnelHistoryBenchmark); empty: not run. */
@@ -147,6 +149,7 @@ final class BenchOptions {
                 case "--engine-scale" -> o.engineScale = v.trim().equals("none") ? List.of() : intList(k, v);
                 case "--engine-scale-rounds" -> o.engineScaleRounds = Integer.parseInt(v);
                 case "--engine-scale-minutes" -> o.engineScaleMinutes = Integer.parseInt(v);
+                case "--engine-scale-persistence" -> o.engineScalePersistence = v.trim();
                 case "--engine-member-heap" -> o.engineMemberHeap = v.trim();
                 case "--engine-history" -> o.engineHistory = v.trim().equals("none") ? List.of() : intList(k, v);
                 case "--engine-history-rounds" -> o.engineHistoryRounds = Integer.parseInt(v);
@@ -307,6 +310,9 @@ final class BenchOptions {
         if (engineHistoryRounds < 0 || engineHistoryRounds > 50) {
             problems.add("--engine-history-rounds must be 0..50");
         }
+        if (!List.of("on", "off").contains(engineScalePersistence)) {
+            problems.add("--engine-scale-persistence must be on or off, got '" + engineScalePersistence + "'");
+        }
         if (engineScaleMinutes < 1) {
             problems.add("--engine-scale-minutes must be at least 1");
         }
@@ -379,6 +385,8 @@ final class BenchOptions {
                                            300), stock and drop-in 3-member clusters per count
                   --engine-scale-rounds N  its rounds (default: --rounds); medians per count
                   --engine-scale-minutes M its budget: a count estimated to pass it is not started (default 90)
+                  --engine-scale-persistence on|off  SeaTunnel's IMap persistence there, with the WAL bytes per
+                                           job (default on; stock: FileMapStoreFactory, drop-in: its factory)
                   --engine-member-heap SIZE  each member's -Xmx there (default 1g)
                   --engine-history LIST|none  retained finished-job counts of the real SeaTunnel history scenario
                                            (default 1000,10000), stock and drop-in (history: all) clusters

@@ -14,7 +14,9 @@ import java.util.Map;
  * The real-engine scale scenario of the report (issue 28 item 1): for every round and every job count of
  * {@code --engine-scale}, a stock and a drop-in (local store) 3-member SeaTunnel 2.3.8 cluster of member processes,
  * interleaved (the order alternates by round and count), each running the harness's scenario with that many
- * streaming jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns in turn). The figures ({@link EngineScaleFigures})
+ * streaming jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns in turn), with SeaTunnel's IMap persistence on
+ * unless {@code --engine-scale-persistence off} (stock with SeaTunnel's map-store factory, the drop-in with its own;
+ * the WAL bytes per job are then figures too). The figures ({@link EngineScaleFigures})
  * go into {@link Metrics} under {@code engineScale.<variant>.<count>.<figure>}; {@link SeaTunnelScaleSection} writes
  * them.
  *
@@ -84,7 +86,8 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
         return scenario(harness, List.of("--members", Integer.toString(o.members), "--jobs", Integer.toString(count),
                 "--sizes", "small,medium,large", "--variants", order, "--plugin-jar", harness.pluginJar().toString(),
                 "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms", Integer.toString(CHECKPOINT_MILLIS),
-                "--restore-timeout-seconds", "600", "--rest-samples", "3"), dir, Duration.ofMinutes(90),
+                "--restore-timeout-seconds", "600", "--rest-samples", "3", "--imap-persistence",
+                o.engineScalePersistence), dir, Duration.ofMinutes(90),
                 result -> record(result, count, dir));
     }
 

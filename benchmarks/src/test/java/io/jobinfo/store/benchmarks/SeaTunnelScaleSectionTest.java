@@ -132,6 +132,56 @@ class SeaTunnelScaleSectionTest {
                 m, work).run()).isEmpty();
     }
 
+    @Test
+    void persistenceIsOnByDefaultAndTheOptionTakesOnOrOffOnly() {
+        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScalePersistence).isEqualTo("on");
+        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence", " off "})
+                .engineScalePersistence).isEqualTo("off");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence",
+            "yes"})).hasMessageContaining("--engine-scale-persistence must be on or off, got 'yes'");
+        assertThat(BenchOptions.usage()).contains("--engine-scale-persistence on|off");
+    }
+
+    @Test
+    void walFiguresReadFromTheHarnessJsonAndAreAbsentWithoutPersistence() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<Figure, Double> on = EngineScaleFigures.of(json.readTree("""
+                {"wal": {"walBytesPerJob": 462, "walLargestJobBytes": 470, "walAllMapsBytesPerJob": 9000}}"""));
+        assertThat(on).containsEntry(Figure.WAL_BYTES_PER_JOB, 462.0).containsEntry(Figure.WAL_LARGEST_JOB, 470.0)
+                .containsEntry(Figure.WAL_ALL_MAPS_PER_JOB, 9000.0);
+        assertThat(EngineScaleFigures.of(json.readTree("{\"mapBytesPerJob\": 1}")))
+                .doesNotContainKeys(Figure.PERSISTENCE.toArray(Figure[]::new));
+    }
+
+    @Test
+    void sectionWithPersistenceShowsTheWalRowsAndTheGoalsVerdictPerCount() {
+        Metrics m = new Metrics();
+        put(m, "stock", 10, Figure.WAL_BYTES_PER_JOB, 832_000);
+        put(m, "dropin", 10, Figure.WAL_BYTES_PER_JOB, 462);
+        put(m, "stock", 10, Figure.WAL_LARGEST_JOB, 1_654_000);
+        put(m, "dropin", 10, Figure.WAL_LARGEST_JOB, 470);
+        put(m, "stock", 30, Figure.WAL_BYTES_PER_JOB, 10_000);
+        put(m, "dropin", 30, Figure.WAL_BYTES_PER_JOB, 200);
+        String md = SeaTunnelScaleSection.markdown(m, List.of(10, 30), 1,
+                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10,30"}), List.of());
+        assertThat(md).contains("SeaTunnel's IMap persistence is on in both")
+                .contains("| 10 | IMap persistence WAL bytes per job, `engine_runningJobInfo` | 832000 | 462 | 0.000555x |")
+                .contains("| 10 | IMap persistence WAL bytes of the largest job, `engine_runningJobInfo` | 1654000 | 470 |")
+                .contains("| 30 | IMap persistence WAL bytes of the largest job, `engine_runningJobInfo` | not measured |")
+                .doesNotContain("all `engine*` maps during the submits |")
+                .contains("Goal: WAL bytes per job <= 1% of stock's (`engine_runningJobInfo`, drop-in / stock):"
+                        + " 10 jobs 0.056% (met); 30 jobs 2.000% (NOT met).")
+                .contains("WAL: the bytes of every file of the map's log");
+
+        Metrics none = new Metrics();
+        put(none, "stock", 10, Figure.SUBMIT_P50, 300);
+        put(none, "dropin", 10, Figure.SUBMIT_P50, 330);
+        String off = SeaTunnelScaleSection.markdown(none, List.of(10), 1,
+                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10",
+                    "--engine-scale-persistence", "off"}), List.of());
+        assertThat(off).contains("SeaTunnel's IMap persistence is off").doesNotContain("WAL");
+    }
+
     private static void put(Metrics m, String variant, int count, Figure f, double v) {
         m.add(SeaTunnelScaleBenchmark.key(variant, count, f), f.unit, v);
     }

@@ -21,7 +21,10 @@ import java.util.Map;
  * {@code jobinfo-store demo --engine seatunnel} and by the benchmark report, which run on Hazelcast 5.7 and so cannot
  * load SeaTunnel's client (Hazelcast 5.1) themselves. Progress goes to standard error, the figures to {@code --out}
  * as JSON, SeaTunnel's and Hazelcast's own log (WARN) to {@code <work-dir>/scenario.log}. {@code --scenario history
- * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario.
+ * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario. {@code --imap-persistence on}
+ * (default off) turns on SeaTunnel's IMap persistence in the running-job scenario's clusters and measures its log
+ * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives its drop-in the store of that
+ * {@code jobinfo-storage:} section (lines under {@code seatunnel.engine}) instead of a local one.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
  * (the JSON's {@code error} says why and names the member log), 2 invalid arguments.
@@ -38,6 +41,7 @@ public final class EngineScenarioMain {
         Path out;
         ScenarioSettings settings;
         List<Integer> retained = null;
+        ScaleOptions scale;
         try {
             Map<String, String> a = parse(args);
             out = Path.of(required(a, "--out"));
@@ -52,6 +56,9 @@ public final class EngineScenarioMain {
                     Duration.ofSeconds(intOf(a, "--restore-timeout-seconds", 180)),
                     a.getOrDefault("--member-heap", "640m"), intOf(a, "--checkpoint-interval-ms", 5000),
                     intOf(a, "--rest-samples", 3));
+            String storage = a.containsKey("--dropin-storage-yaml") ? readFile(a.get("--dropin-storage-yaml")) : null;
+            scale = new ScaleOptions(onOff(a, "--imap-persistence"), a.getOrDefault("--dropin-store", "local").trim(),
+                    storage);
             String scenario = a.getOrDefault("--scenario", "running");
             if (scenario.equals("history")) {
                 retained = new ArrayList<>();
@@ -59,6 +66,10 @@ public final class EngineScenarioMain {
                     retained.add(intOf(Map.of("--retained", n), "--retained", 0));
                 }
                 new HistoryScenario(settings, retained, System.err);
+                if (!scale.equals(ScaleOptions.DEFAULT)) {
+                    throw new IllegalArgumentException("--imap-persistence on and --dropin-store are for --scenario"
+                            + " running only");
+                }
             } else if (!scenario.equals("running")) {
                 throw new IllegalArgumentException("--scenario must be running (the default) or history, got '"
                         + scenario + "'");
@@ -88,7 +99,7 @@ public final class EngineScenarioMain {
         result.put("workDir", settings.workDir().toString());
         int exit = 0;
         try {
-            result.put("variants", retained == null ? new EngineScenario(settings, System.err).runAll()
+            result.put("variants", retained == null ? new EngineScenario(settings, System.err, scale).runAll()
                     : new HistoryScenario(settings, retained, System.err).runAll());
         } catch (Exception | AssertionError e) {
             StringWriter trace = new StringWriter();
@@ -138,7 +149,7 @@ public final class EngineScenarioMain {
         for (String k : a.keySet()) {
             if (!List.of("--out", "--work-dir", "--variants", "--members", "--jobs", "--sizes", "--plugin-jar",
                     "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples",
-                    "--scenario", "--retained")
+                    "--scenario", "--retained", "--imap-persistence", "--dropin-store", "--dropin-storage-yaml")
                     .contains(k)) {
                 throw new IllegalArgumentException("unknown option " + k);
             }
@@ -152,6 +163,23 @@ public final class EngineScenarioMain {
             throw new IllegalArgumentException(key + " is required");
         }
         return v;
+    }
+
+    private static String readFile(String file) {
+        try {
+            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--dropin-storage-yaml " + file + " cannot be read: " + e);
+        }
+    }
+
+    /** {@code on} or {@code off} (the default when absent). */
+    private static boolean onOff(Map<String, String> a, String key) {
+        String v = a.getOrDefault(key, "off").trim();
+        if (!v.equals("on") && !v.equals("off")) {
+            throw new IllegalArgumentException(key + " must be on or off, got '" + v + "'");
+        }
+        return v.equals("on");
     }
 
     private static int intOf(Map<String, String> a, String key, int dflt) {
