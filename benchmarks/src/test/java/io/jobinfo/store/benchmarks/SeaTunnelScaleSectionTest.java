@@ -133,10 +133,10 @@ class SeaTunnelScaleSectionTest {
     }
 
     @Test
-    void persistenceIsOnByDefaultAndTheOptionTakesOnOrOffOnly() {
-        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScalePersistence).isEqualTo("on");
-        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence", " off "})
-                .engineScalePersistence).isEqualTo("off");
+    void persistenceIsOffByDefaultAndTheOptionTakesOnOrOffOnly() {
+        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScalePersistence).isEqualTo("off");
+        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence", " on "})
+                .engineScalePersistence).isEqualTo("on");
         assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence",
             "yes"})).hasMessageContaining("--engine-scale-persistence must be on or off, got 'yes'");
         assertThat(BenchOptions.usage()).contains("--engine-scale-persistence on|off");
@@ -163,7 +163,8 @@ class SeaTunnelScaleSectionTest {
         put(m, "stock", 30, Figure.WAL_BYTES_PER_JOB, 10_000);
         put(m, "dropin", 30, Figure.WAL_BYTES_PER_JOB, 200);
         String md = SeaTunnelScaleSection.markdown(m, List.of(10, 30), 1,
-                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10,30"}), List.of());
+                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10,30",
+                    "--engine-scale-persistence", "on"}), List.of());
         assertThat(md).contains("SeaTunnel's IMap persistence is on in both")
                 .contains("| 10 | IMap persistence WAL bytes per job, `engine_runningJobInfo` | 832000 | 462 | 0.000555x |")
                 .contains("| 10 | IMap persistence WAL bytes of the largest job, `engine_runningJobInfo` | 1654000 | 470 |")
@@ -179,7 +180,65 @@ class SeaTunnelScaleSectionTest {
         String off = SeaTunnelScaleSection.markdown(none, List.of(10), 1,
                 BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10",
                     "--engine-scale-persistence", "off"}), List.of());
-        assertThat(off).contains("SeaTunnel's IMap persistence is off").doesNotContain("WAL");
+        assertThat(off).contains("SeaTunnel's IMap persistence is off").doesNotContain("WAL bytes per job,")
+                .doesNotContain("Goal:");
+    }
+
+    @Test
+    void storesDefaultToLocalAndRefuseUnknownOrRepeatedOnesByName() {
+        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScaleStores).containsExactly("local");
+        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "local, s3,hdfs"})
+                .engineScaleStores).containsExactly("local", "s3", "hdfs");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "local,rgw"}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores of local, s3, hdfs, got [local,"
+                        + " rgw]");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "s3,s3"}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", " , "}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores");
+        assertThat(BenchOptions.usage()).contains("--engine-scale-stores LIST");
+    }
+
+    @Test
+    void aStoresSectionIsItsConfigQuotedWithReplicationOneOnHdfs() {
+        String hdfs = EngineScaleStores.section(io.jobinfo.store.config.JobInfoStorageConfig.builder("hdfs")
+                .namespace("/seatunnel/jobinfo/scale-0-10").option("fs.defaultFS", "hdfs://127.0.0.1:4242").build());
+        assertThat(hdfs).isEqualTo("""
+                jobinfo-storage:
+                  type: hdfs
+                  namespace: "/seatunnel/jobinfo/scale-0-10"
+                  cache:
+                    max-bytes: 32MiB
+                  plugin-config:
+                    fs.defaultFS: "hdfs://127.0.0.1:4242"
+                    seatunnel.hadoop.dfs.replication: "1"
+                """);
+        String s3 = EngineScaleStores.section(io.jobinfo.store.config.JobInfoStorageConfig.builder("s3")
+                .namespace("seatunnel/jobinfo/x").option("s3.bucket", "b").option("s3.secret-key", "a\"b").build());
+        assertThat(s3).contains("    s3.secret-key: \"a\\\"b\"\n").doesNotContain("replication");
+    }
+
+    @Test
+    void sectionWithOtherStoresAddsAColumnAndRatioPerStore() {
+        Metrics m = new Metrics();
+        put(m, "stock", 10, Figure.SUBMIT_P50, 200);
+        put(m, "dropin", 10, Figure.SUBMIT_P50, 100);
+        put(m, "dropin-s3", 10, Figure.SUBMIT_P50, 300);
+        put(m, "stock", 10, Figure.WAL_BYTES_PER_JOB, 100_000);
+        put(m, "dropin-s3", 10, Figure.WAL_BYTES_PER_JOB, 462);
+        put(m, "stock", 30, Figure.SUBMIT_P50, 200);
+        put(m, "dropin-s3", 30, Figure.SUBMIT_P50, 600);
+        String md = SeaTunnelScaleSection.markdown(m, List.of(10, 30), 1, BenchOptions.parse(new String[] {
+            "engine-scale", "--engine-scale", "10,30", "--engine-scale-stores", "local,s3,hdfs"}), List.of());
+        assertThat(md).contains("| jobs | figure | stock | drop-in | drop-in / stock | drop-in s3 | s3 / stock |"
+                        + " drop-in hdfs | hdfs / stock |\n|---|---|---|---|---|---|---|---|---|\n")
+                .contains("| 10 | submit p50 (ms) | 200 | 100 | 0.500x | 300 | 1.50x | not measured |  |")
+                .contains("reached by the member processes over loopback: s3, hdfs.")
+                .contains("Goal: WAL bytes per job <= 1% of stock's (`engine_runningJobInfo`, drop-in / stock):"
+                        + " 10 jobs, s3 0.462% (met).")
+                .contains("| figure | stock, growth per 10x jobs | drop-in, growth per 10x jobs | drop-in s3, growth"
+                        + " per 10x jobs | drop-in hdfs, growth per 10x jobs |\n|---|---|---|---|---|\n")
+                .contains("| submit p50 (ms) | 1.00x | n/a | ");
     }
 
     private static void put(Metrics m, String variant, int count, Figure f, double v) {
