@@ -51,6 +51,14 @@ final class BenchOptions {
     int engineScaleRounds;
     /** Its budget: a count whose estimated run time would pass it is not started. */
     int engineScaleMinutes = 90;
+    /**
+     * Whether its clusters persist their {@code engine*} maps (SeaTunnel's IMap persistence): "on" or "off". Off by
+     * default: on, a 3-job run's submit p50 was 2x (stock) and 5x (drop-in) that of off, and the published figures
+     * are without it.
+     */
+    String engineScalePersistence = "off";
+    /** The drop-in's stores there, one drop-in cluster each per count: local (the default), s3, hdfs. */
+    List<String> engineScaleStores = List.of("local");
     /** Each member's -Xmx there. */
     String engineMemberHeap = "1g";
     /** Retained finished-job counts of the real-engine history scenario (SeaTunnelHistoryBenchmark); empty: not run. */
@@ -155,6 +163,9 @@ final class BenchOptions {
                 case "--engine-scale" -> o.engineScale = v.trim().equals("none") ? List.of() : intList(k, v);
                 case "--engine-scale-rounds" -> o.engineScaleRounds = Integer.parseInt(v);
                 case "--engine-scale-minutes" -> o.engineScaleMinutes = Integer.parseInt(v);
+                case "--engine-scale-persistence" -> o.engineScalePersistence = v.trim();
+                case "--engine-scale-stores" -> o.engineScaleStores = Arrays.stream(v.split(",")).map(String::trim)
+                        .filter(x -> !x.isEmpty()).toList();
                 case "--engine-member-heap" -> o.engineMemberHeap = v.trim();
                 case "--engine-history" -> o.engineHistory = v.trim().equals("none") ? List.of() : intList(k, v);
                 case "--engine-history-rounds" -> o.engineHistoryRounds = Integer.parseInt(v);
@@ -337,6 +348,13 @@ final class BenchOptions {
             problems.add("--engine-history-rounds must be 0..50");
         }
         SeaTunnelPartitionHoldBenchmark.validate(this, problems);
+        if (!List.of("on", "off").contains(engineScalePersistence)) {
+            problems.add("--engine-scale-persistence must be on or off, got '" + engineScalePersistence + "'");
+        }
+        if (engineScaleStores.isEmpty() || engineScaleStores.stream().distinct().count() < engineScaleStores.size()
+                || !List.of("local", "s3", "hdfs").containsAll(engineScaleStores)) {
+            problems.add("--engine-scale-stores must list distinct stores of local, s3, hdfs, got " + engineScaleStores);
+        }
         if (engineScaleMinutes < 1) {
             problems.add("--engine-scale-minutes must be at least 1");
         }
@@ -412,6 +430,10 @@ final class BenchOptions {
                                            300), stock and drop-in 3-member clusters per count
                   --engine-scale-rounds N  its rounds (default: --rounds); medians per count
                   --engine-scale-minutes M its budget: a count estimated to pass it is not started (default 90)
+                  --engine-scale-persistence on|off  SeaTunnel's IMap persistence there, with the WAL bytes per
+                                           job (default off; stock: FileMapStoreFactory, drop-in: its factory)
+                  --engine-scale-stores LIST  the drop-in's stores there, a cluster each per count (default local;
+                                           s3: in-JVM S3Proxy, hdfs: in-JVM MiniDFSCluster, reached by the members)
                   --engine-member-heap SIZE  each member's -Xmx there (default 1g)
                   --engine-history LIST|none  retained finished-job counts of the real SeaTunnel history scenario
                                            (default 1000,10000), stock and drop-in (history: all) clusters

@@ -33,7 +33,17 @@ final class EngineScaleFigures {
         REST_JOB_INFO_P50("ms", "restJobInfoP50", "REST job-info/<id> on a non-master, p50 (ms)", "%.1f",
                 r -> r.path("rest").path("jobInfoP50Millis")),
         REST_JOB_INFO_P99("ms", "restJobInfoP99", "REST job-info/<id> on a non-master, p99 (ms)", "%.1f",
-                r -> r.path("rest").path("jobInfoP99Millis"));
+                r -> r.path("rest").path("jobInfoP99Millis")),
+        WAL_BYTES_PER_JOB("B", "walBytesPerJob", "IMap persistence WAL bytes per job, `engine_runningJobInfo`",
+                "%.0f", r -> r.path("wal").path("walBytesPerJob")),
+        WAL_LARGEST_JOB("B", "walLargestJobBytes", "IMap persistence WAL bytes of the largest job,"
+                + " `engine_runningJobInfo`", "%.0f", r -> r.path("wal").path("walLargestJobBytes")),
+        WAL_ALL_MAPS_PER_JOB("B", "walAllMapsBytesPerJob", "IMap persistence WAL bytes per job, all `engine*` maps"
+                + " during the submits", "%.0f", r -> r.path("wal").path("walAllMapsBytesPerJob"));
+
+        /** The figures measured only with IMap persistence on: a report without them leaves their rows out. */
+        static final java.util.Set<Figure> PERSISTENCE = java.util.EnumSet.of(WAL_BYTES_PER_JOB, WAL_LARGEST_JOB,
+                WAL_ALL_MAPS_PER_JOB);
 
         final String unit;
         final String key;

@@ -14,7 +14,11 @@ import java.util.Map;
  * The real-engine scale scenario of the report (issue 28 item 1): for every round and every job count of
  * {@code --engine-scale}, a stock and a drop-in (local store) 3-member SeaTunnel 2.3.8 cluster of member processes,
  * interleaved (the order alternates by round and count), each running the harness's scenario with that many
- * streaming jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns in turn). The figures ({@link EngineScaleFigures})
+ * streaming jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns in turn), with SeaTunnel's IMap persistence if
+ * {@code --engine-scale-persistence on} (stock with SeaTunnel's map-store factory, the drop-in with its own;
+ * the WAL bytes per job are then figures too). Each store of {@code --engine-scale-stores} other than local is one more
+ * drop-in cluster per count (variant {@code dropin-<store>}, its server in this JVM: {@link EngineScaleStores}), in
+ * the same alternating order. The figures ({@link EngineScaleFigures})
  * go into {@link Metrics} under {@code engineScale.<variant>.<count>.<figure>}; {@link SeaTunnelScaleSection} writes
  * them.
  *
@@ -36,6 +40,13 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
 
     @Override
     void rounds(EngineHarness harness) {
+        try (EngineScaleStores stores = new EngineScaleStores(o.engineScaleStores, work)) {
+            notes.addAll(stores.notes());
+            rounds(harness, stores);
+        }
+    }
+
+    private void rounds(EngineHarness harness, EngineScaleStores stores) {
         long start = System.nanoTime();
         int ceiling = Integer.MAX_VALUE; // the first count that failed: no round goes there again
         for (int round = 0; round < o.engineScaleRounds(); round++) {
@@ -56,11 +67,14 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
                             lastCount, lastMinutes, o.engineScaleMinutes));
                     break;
                 }
-                String order = order(round + c);
+                List<String> runs = runs(round + c, stores.started());
                 ScenarioBenchmark.log("real SeaTunnel at scale, round %d/%d, %d jobs per cluster (%s)", round + 1,
-                        o.engineScaleRounds(), count, order);
+                        o.engineScaleRounds(), count, String.join(", then ", runs));
                 long t0 = System.nanoTime();
-                String failure = runCount(harness, round, count, order);
+                String failure = null;
+                for (int r = 0; r < runs.size() && failure == null; r++) {
+                    failure = runCount(harness, round, count, runs.get(r), stores);
+                }
                 lastMinutes = (System.nanoTime() - t0) / 6e10;
                 lastCount = count;
                 m.add("engineScale.minutes." + count, "min", lastMinutes);
@@ -78,20 +92,47 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
         }
     }
 
-    /** One count of one round; returns why it failed, or null. */
-    private String runCount(EngineHarness harness, int round, int count, String order) {
-        Path dir = work.resolve("seatunnel-scale-" + round + "-" + count);
-        return scenario(harness, List.of("--members", Integer.toString(o.members), "--jobs", Integer.toString(count),
-                "--sizes", "small,medium,large", "--variants", order, "--plugin-jar", harness.pluginJar().toString(),
-                "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms", Integer.toString(CHECKPOINT_MILLIS),
-                "--restore-timeout-seconds", "600", "--rest-samples", "3"), dir, Duration.ofMinutes(90),
-                result -> record(result, count, dir));
+    /**
+     * The scenario runs of the {@code i}-th count: the harness's {@code --variants} of the stock cluster (with the
+     * local drop-in if asked), then one store each of {@code stores}; reversed on odd ones.
+     */
+    private List<String> runs(int i, List<String> stores) {
+        List<String> runs = new ArrayList<>();
+        runs.add(o.engineScaleStores.contains(EngineScaleStores.LOCAL) ? order(i) : "stock");
+        runs.addAll(stores);
+        if (i % 2 == 1) {
+            java.util.Collections.reverse(runs);
+        }
+        return runs;
     }
 
-    private String record(JsonNode result, int count, Path dir) {
+    /** One run ({@link #runs}) of one count of one round; returns why it failed, or null. */
+    private String runCount(EngineHarness harness, int round, int count, String run, EngineScaleStores stores) {
+        boolean store = !run.startsWith("stock") && !run.startsWith("dropin");
+        Path dir = work.resolve("seatunnel-scale-" + round + "-" + count + (store ? "-" + run : ""));
+        List<String> args = new ArrayList<>(List.of("--members", Integer.toString(o.members), "--jobs",
+                Integer.toString(count), "--sizes", "small,medium,large", "--plugin-jar",
+                harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap, "--checkpoint-interval-ms",
+                Integer.toString(CHECKPOINT_MILLIS), "--restore-timeout-seconds", "600", "--rest-samples", "3",
+                "--imap-persistence", o.engineScalePersistence, "--variants", store ? "dropin" : run));
+        if (store) {
+            try {
+                Path section = stores.writeSection(run, "scale-" + round + "-" + count, dir.resolve("storage.yaml"));
+                args.addAll(List.of("--dropin-store", run, "--dropin-storage-yaml", section.toString()));
+            } catch (IOException e) {
+                return "cannot write the " + run + " store's section under " + dir + ": " + e;
+            }
+        }
+        return scenario(harness, args, dir, Duration.ofMinutes(90),
+                result -> record(result, count, dir, store ? "-" + run : ""));
+    }
+
+    /** Records every variant of {@code result}; {@code suffix} names the drop-in's store ("" local, "-s3"). */
+    private String record(JsonNode result, int count, Path dir, String suffix) {
         String failure = null;
-        for (String v : VARIANTS) {
-            JsonNode r = result.path("variants").path(v);
+        for (Map.Entry<String, JsonNode> variant : result.path("variants").properties()) {
+            JsonNode r = variant.getValue();
+            String v = variant.getKey() + (variant.getKey().equals(STOCK) ? "" : suffix);
             for (Map.Entry<EngineScaleFigures.Figure, Double> e : EngineScaleFigures.of(r).entrySet()) {
                 m.add(key(v, count, e.getKey()), e.getKey().unit, e.getValue());
             }

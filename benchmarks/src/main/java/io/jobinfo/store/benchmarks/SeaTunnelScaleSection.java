@@ -12,12 +12,18 @@ import org.knowm.xchart.XYChart;
 /**
  * The report section of the real-engine scale scenario ({@link SeaTunnelScaleBenchmark}): per job count, stock and
  * drop-in side by side (medians across rounds) with their ratio, each figure's growth per 10x jobs, the machine time
- * per count, where the scenario stopped and why, and the chart of cost by job count ({@value #CHART}).
+ * per count, where the scenario stopped and why, and the chart of cost by job count ({@value #CHART}). With
+ * IMap persistence on ({@code --engine-scale-persistence on}) also the WAL bytes per job and the goal's
+ * verdict ({@value #WAL_GOAL_PERCENT}% of stock's); the rows of WAL figures that no count measured are left out. Each
+ * store of {@code --engine-scale-stores} but local adds a column of its drop-in ({@code dropin-<store>}) and its ratio
+ * to stock to both tables and to the verdict; the chart stays stock and the local drop-in.
  */
 final class SeaTunnelScaleSection {
 
     static final String TITLE = "## Real SeaTunnel 2.3.8 at scale";
     static final String CHART = "engine-scale.png";
+    /** The goal: the drop-in's WAL bytes per job at most this percentage of stock's. */
+    static final double WAL_GOAL_PERCENT = 1.0;
     private static final String STOCK = RealEngineBenchmark.STOCK;
     private static final String DROPIN = RealEngineBenchmark.DROPIN;
 
@@ -40,16 +46,29 @@ final class SeaTunnelScaleSection {
                     + " `-Xmx%s`, serial GC), one after the other, the order alternating by round and count. Each runs"
                     + " that many streaming FakeSource -> Console jobs (1 x 2, 110 x 20 and 1000 x 20 tables x columns"
                     + " in turn; FakeSource emits one table's 2 rows a second per job, checkpoints every %d s) after"
-                    + " one uncounted warm-up job, then `kill -9` of the master. Medians across rounds.%n%n", rounds,
-                    o.members, o.engineMemberHeap, SeaTunnelScaleBenchmark.CHECKPOINT_MILLIS / 1000));
-            md.append("| jobs | figure | stock | drop-in | drop-in / stock |\n|---|---|---|---|---|\n");
+                    + " one uncounted warm-up job, then `kill -9` of the master. Medians across rounds. %s%n%n", rounds,
+                    o.members, o.engineMemberHeap, SeaTunnelScaleBenchmark.CHECKPOINT_MILLIS / 1000,
+                    o.engineScalePersistence.equals("on") ? PERSISTENCE_ON : PERSISTENCE_OFF));
+            List<String> stores = stores(o);
+            if (!stores.isEmpty()) {
+                md.append("Other stores of the drop-in, one more cluster each per count in the same alternating order,"
+                        + " the store's server in the benchmark's JVM on 127.0.0.1 (S3: S3Proxy 4.1.0 with its"
+                        + " filesystem blob store; HDFS: a MiniDFSCluster of 1 NameNode and 1 DataNode, replication"
+                        + " 1), reached by the member processes over loopback: ").append(String.join(", ", stores))
+                        .append(".\n\n");
+            }
+            md.append("| jobs | figure | stock | drop-in | drop-in / stock |");
+            stores.forEach(st -> md.append(" drop-in ").append(st).append(" | ").append(st).append(" / stock |"));
+            md.append("\n|---|---|---|---|---|").append("---|---|".repeat(stores.size())).append('\n');
+            List<Figure> shown = shown(m, counts, stores);
             for (int n : counts) {
-                for (Figure f : Figure.values()) {
-                    row(md, m, n, f);
+                for (Figure f : shown) {
+                    row(md, m, n, f, stores);
                 }
             }
             md.append('\n');
-            growth(md, m, counts);
+            walVerdict(md, m, counts, stores);
+            growth(md, m, counts, shown, stores);
             md.append("![real SeaTunnel 2.3.8 at scale](").append(CHART).append(")\n\n");
             md.append("Machine time per count (both clusters, start to stop, median of rounds):");
             for (int n : counts) {
@@ -66,16 +85,104 @@ final class SeaTunnelScaleSection {
                     + " `network.rest-api.enabled: true`; SeaTunnel registers its `RestHttpGetCommandProcessor` there),"
                     + " asked of the oldest member that is not the master, before the kill: 3 GETs of running-jobs"
                     + " (which decodes every running job on that member) and 3 of job-info for one job of each"
-                    + " size.\n\n");
+                    + " size.");
+            if (shown.contains(Figure.WAL_BYTES_PER_JOB)) {
+                md.append(" WAL: the bytes of every file of the map's log under the persistence namespace"
+                        + " (`<namespace>/<cluster>/engine_runningJobInfo/`, append-only) after the measured jobs minus"
+                        + " before them, per job; the largest job: the log's growth from just before one job's submit"
+                        + " until it is RUNNING and (drop-in) its value is the reference, so both of its records count;"
+                        + " all maps: the same over every `engine*` map's log during the submits (it includes what the"
+                        + " running jobs' state and checkpoints wrote meanwhile).");
+            }
+            md.append("\n\n");
         }, paragraphs);
     }
 
-    private static void row(StringBuilder md, Metrics m, int n, Figure f) {
-        RealEngineBenchmark.comparison(md, m, n, f.label, SeaTunnelScaleBenchmark.key(STOCK, n, f),
-                SeaTunnelScaleBenchmark.key(DROPIN, n, f), f.format);
+    private static final String PERSISTENCE_ON = "SeaTunnel's IMap persistence is on in both (`imap-storage-file`,"
+            + " hazelcast.yaml `map: engine*: map-store:` as SeaTunnel documents it, `fs.defaultFS: file:///`): stock"
+            + " with SeaTunnel's `FileMapStoreFactory`, the drop-in with its `DropInMapStoreFactory`, same properties"
+            + " (`--engine-scale-persistence on`; the default, off, runs without: with it on, a 3-job run's submit"
+            + " p50 was 2x (stock) and 5x (drop-in) of the same run without, so the other rows are not comparable to"
+            + " a run without).";
+    private static final String PERSISTENCE_OFF = "SeaTunnel's IMap persistence is off (the default;"
+            + " `--engine-scale-persistence on` adds its WAL bytes per job).";
+
+    /** The stores of {@code --engine-scale-stores} but local, in the order asked. */
+    static List<String> stores(BenchOptions o) {
+        return o.engineScaleStores.stream().filter(s -> !s.equals(EngineScaleStores.LOCAL)).toList();
     }
 
-    private static void growth(StringBuilder md, Metrics m, List<Integer> counts) {
+    /** The drop-in's variant on {@code store}: {@code dropin-<store>}. */
+    static String variant(String store) {
+        return DROPIN + "-" + store;
+    }
+
+    /** Every drop-in variant: local, then the stores'. */
+    private static List<String> dropIns(List<String> stores) {
+        List<String> out = new ArrayList<>(List.of(DROPIN));
+        stores.forEach(s -> out.add(variant(s)));
+        return out;
+    }
+
+    /** The figures with a row: every one but the persistence figures that no count measured for any variant. */
+    private static List<Figure> shown(Metrics m, List<Integer> counts, List<String> stores) {
+        List<String> variants = new ArrayList<>(dropIns(stores));
+        variants.add(STOCK);
+        List<Figure> out = new ArrayList<>();
+        for (Figure f : Figure.values()) {
+            boolean any = counts.stream().anyMatch(n -> variants.stream()
+                    .anyMatch(v -> m.has(SeaTunnelScaleBenchmark.key(v, n, f))));
+            if (any || !Figure.PERSISTENCE.contains(f)) {
+                out.add(f);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The goal's verdict per count and drop-in variant with both WAL figures: the drop-in's WAL bytes per job as a
+     * share of stock's.
+     */
+    private static void walVerdict(StringBuilder md, Metrics m, List<Integer> counts, List<String> stores) {
+        StringBuilder line = new StringBuilder();
+        for (int n : counts) {
+            String stock = SeaTunnelScaleBenchmark.key(STOCK, n, Figure.WAL_BYTES_PER_JOB);
+            for (String v : dropIns(stores)) {
+                String dropIn = SeaTunnelScaleBenchmark.key(v, n, Figure.WAL_BYTES_PER_JOB);
+                if (m.has(stock) && m.has(dropIn) && m.median(stock) > 0) {
+                    double percent = 100 * m.median(dropIn) / m.median(stock);
+                    line.append(String.format(Locale.ROOT, " %d jobs%s %.3f%% (%s);", n, v.equals(DROPIN) ? ""
+                            : ", " + v.substring(DROPIN.length() + 1), percent,
+                            percent <= WAL_GOAL_PERCENT ? "met" : "NOT met"));
+                }
+            }
+        }
+        if (!line.isEmpty()) {
+            line.setLength(line.length() - 1);
+            md.append(String.format(Locale.ROOT, "Goal: WAL bytes per job <= %.0f%% of stock's"
+                    + " (`engine_runningJobInfo`, drop-in / stock):", WAL_GOAL_PERCENT)).append(line).append(".\n\n");
+        }
+    }
+
+    /** One row: stock, the local drop-in and its ratio, then each store's drop-in and its ratio to stock. */
+    private static void row(StringBuilder md, Metrics m, int n, Figure f, List<String> stores) {
+        String stockKey = SeaTunnelScaleBenchmark.key(STOCK, n, f);
+        RealEngineBenchmark.comparison(md, m, n, f.label, stockKey, SeaTunnelScaleBenchmark.key(DROPIN, n, f),
+                f.format);
+        for (String st : stores) {
+            md.setLength(md.length() - 1); // the row's newline
+            String key = SeaTunnelScaleBenchmark.key(variant(st), n, f);
+            md.append(' ').append(m.has(key) ? String.format(Locale.ROOT, f.format, m.median(key)) : "not measured")
+                    .append(" | ");
+            if (m.has(key) && m.has(stockKey) && m.median(stockKey) > 0) {
+                md.append(String.format(Locale.ROOT, "%.3gx", m.median(key) / m.median(stockKey)));
+            }
+            md.append(" |\n");
+        }
+    }
+
+    private static void growth(StringBuilder md, Metrics m, List<Integer> counts, List<Figure> shown,
+                               List<String> stores) {
         if (counts.size() < 2) {
             return;
         }
@@ -83,10 +190,15 @@ final class SeaTunnelScaleSection {
                         + " log10(%d / %d))`; 10 means in proportion to the jobs, 1 flat.%n%n", counts.get(0),
                 counts.get(counts.size() - 1), counts.get(counts.size() - 1), counts.get(0),
                 counts.get(counts.size() - 1), counts.get(0)));
-        md.append("| figure | stock, growth per 10x jobs | drop-in, growth per 10x jobs |\n|---|---|---|\n");
-        for (Figure f : Figure.values()) {
-            md.append("| ").append(f.label).append(" | ").append(growthOf(m, counts, STOCK, f)).append(" | ")
-                    .append(growthOf(m, counts, DROPIN, f)).append(" |\n");
+        md.append("| figure | stock, growth per 10x jobs | drop-in, growth per 10x jobs |");
+        stores.forEach(st -> md.append(" drop-in ").append(st).append(", growth per 10x jobs |"));
+        md.append("\n|---|---|---|").append("---|".repeat(stores.size())).append('\n');
+        for (Figure f : shown) {
+            md.append("| ").append(f.label).append(" | ").append(growthOf(m, counts, STOCK, f)).append(" |");
+            for (String v : dropIns(stores)) {
+                md.append(' ').append(growthOf(m, counts, v, f)).append(" |");
+            }
+            md.append('\n');
         }
         md.append('\n');
     }
@@ -104,7 +216,10 @@ final class SeaTunnelScaleSection {
         return v;
     }
 
-    /** The chart: live heap over all members and {@code engine_runningJobInfo}'s bytes, in MiB, by job count. */
+    /**
+     * The chart: live heap over all members, {@code engine_runningJobInfo}'s bytes and (persistence on) its WAL's growth
+     * over the measured jobs, in MiB, by job count.
+     */
     static void chart(Metrics m, List<Integer> counts, Path dir) throws IOException {
         XYChart c = Charts.lines("Real SeaTunnel 2.3.8: cost by job count (median of rounds)", "jobs",
                 "MiB (log scale)", true, true);
@@ -112,6 +227,8 @@ final class SeaTunnelScaleSection {
             String name = v.equals(STOCK) ? "stock" : "drop-in";
             points(c, name + ": live heap, all members", counts, series(m, counts, v, Figure.LIVE_HEAP), 1, false);
             points(c, name + ": engine_runningJobInfo", counts, series(m, counts, v, Figure.MAP_BYTES_PER_JOB),
+                    1.0 / (1 << 20), true);
+            points(c, name + ": WAL of engine_runningJobInfo", counts, series(m, counts, v, Figure.WAL_BYTES_PER_JOB),
                     1.0 / (1 << 20), true);
         }
         Files.createDirectories(dir);

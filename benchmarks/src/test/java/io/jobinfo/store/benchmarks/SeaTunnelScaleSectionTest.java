@@ -132,6 +132,115 @@ class SeaTunnelScaleSectionTest {
                 m, work).run()).isEmpty();
     }
 
+    @Test
+    void persistenceIsOffByDefaultAndTheOptionTakesOnOrOffOnly() {
+        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScalePersistence).isEqualTo("off");
+        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence", " on "})
+                .engineScalePersistence).isEqualTo("on");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-persistence",
+            "yes"})).hasMessageContaining("--engine-scale-persistence must be on or off, got 'yes'");
+        assertThat(BenchOptions.usage()).contains("--engine-scale-persistence on|off");
+    }
+
+    @Test
+    void walFiguresReadFromTheHarnessJsonAndAreAbsentWithoutPersistence() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        Map<Figure, Double> on = EngineScaleFigures.of(json.readTree("""
+                {"wal": {"walBytesPerJob": 462, "walLargestJobBytes": 470, "walAllMapsBytesPerJob": 9000}}"""));
+        assertThat(on).containsEntry(Figure.WAL_BYTES_PER_JOB, 462.0).containsEntry(Figure.WAL_LARGEST_JOB, 470.0)
+                .containsEntry(Figure.WAL_ALL_MAPS_PER_JOB, 9000.0);
+        assertThat(EngineScaleFigures.of(json.readTree("{\"mapBytesPerJob\": 1}")))
+                .doesNotContainKeys(Figure.PERSISTENCE.toArray(Figure[]::new));
+    }
+
+    @Test
+    void sectionWithPersistenceShowsTheWalRowsAndTheGoalsVerdictPerCount() {
+        Metrics m = new Metrics();
+        put(m, "stock", 10, Figure.WAL_BYTES_PER_JOB, 832_000);
+        put(m, "dropin", 10, Figure.WAL_BYTES_PER_JOB, 462);
+        put(m, "stock", 10, Figure.WAL_LARGEST_JOB, 1_654_000);
+        put(m, "dropin", 10, Figure.WAL_LARGEST_JOB, 470);
+        put(m, "stock", 30, Figure.WAL_BYTES_PER_JOB, 10_000);
+        put(m, "dropin", 30, Figure.WAL_BYTES_PER_JOB, 200);
+        String md = SeaTunnelScaleSection.markdown(m, List.of(10, 30), 1,
+                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10,30",
+                    "--engine-scale-persistence", "on"}), List.of());
+        assertThat(md).contains("SeaTunnel's IMap persistence is on in both")
+                .contains("| 10 | IMap persistence WAL bytes per job, `engine_runningJobInfo` | 832000 | 462 | 0.000555x |")
+                .contains("| 10 | IMap persistence WAL bytes of the largest job, `engine_runningJobInfo` | 1654000 | 470 |")
+                .contains("| 30 | IMap persistence WAL bytes of the largest job, `engine_runningJobInfo` | not measured |")
+                .doesNotContain("all `engine*` maps during the submits |")
+                .contains("Goal: WAL bytes per job <= 1% of stock's (`engine_runningJobInfo`, drop-in / stock):"
+                        + " 10 jobs 0.056% (met); 30 jobs 2.000% (NOT met).")
+                .contains("WAL: the bytes of every file of the map's log");
+
+        Metrics none = new Metrics();
+        put(none, "stock", 10, Figure.SUBMIT_P50, 300);
+        put(none, "dropin", 10, Figure.SUBMIT_P50, 330);
+        String off = SeaTunnelScaleSection.markdown(none, List.of(10), 1,
+                BenchOptions.parse(new String[] {"engine-scale", "--engine-scale", "10",
+                    "--engine-scale-persistence", "off"}), List.of());
+        assertThat(off).contains("SeaTunnel's IMap persistence is off").doesNotContain("WAL bytes per job,")
+                .doesNotContain("Goal:");
+    }
+
+    @Test
+    void storesDefaultToLocalAndRefuseUnknownOrRepeatedOnesByName() {
+        assertThat(BenchOptions.parse(new String[] {"engine-scale"}).engineScaleStores).containsExactly("local");
+        assertThat(BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "local, s3,hdfs"})
+                .engineScaleStores).containsExactly("local", "s3", "hdfs");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "local,rgw"}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores of local, s3, hdfs, got [local,"
+                        + " rgw]");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", "s3,s3"}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores");
+        assertThatThrownBy(() -> BenchOptions.parse(new String[] {"engine-scale", "--engine-scale-stores", " , "}))
+                .hasMessageContaining("--engine-scale-stores must list distinct stores");
+        assertThat(BenchOptions.usage()).contains("--engine-scale-stores LIST");
+    }
+
+    @Test
+    void aStoresSectionIsItsConfigQuotedWithReplicationOneOnHdfs() {
+        String hdfs = EngineScaleStores.section(io.jobinfo.store.config.JobInfoStorageConfig.builder("hdfs")
+                .namespace("/seatunnel/jobinfo/scale-0-10").option("fs.defaultFS", "hdfs://127.0.0.1:4242").build());
+        assertThat(hdfs).isEqualTo("""
+                jobinfo-storage:
+                  type: hdfs
+                  namespace: "/seatunnel/jobinfo/scale-0-10"
+                  cache:
+                    max-bytes: 32MiB
+                  plugin-config:
+                    fs.defaultFS: "hdfs://127.0.0.1:4242"
+                    seatunnel.hadoop.dfs.replication: "1"
+                """);
+        String s3 = EngineScaleStores.section(io.jobinfo.store.config.JobInfoStorageConfig.builder("s3")
+                .namespace("seatunnel/jobinfo/x").option("s3.bucket", "b").option("s3.secret-key", "a\"b").build());
+        assertThat(s3).contains("    s3.secret-key: \"a\\\"b\"\n").doesNotContain("replication");
+    }
+
+    @Test
+    void sectionWithOtherStoresAddsAColumnAndRatioPerStore() {
+        Metrics m = new Metrics();
+        put(m, "stock", 10, Figure.SUBMIT_P50, 200);
+        put(m, "dropin", 10, Figure.SUBMIT_P50, 100);
+        put(m, "dropin-s3", 10, Figure.SUBMIT_P50, 300);
+        put(m, "stock", 10, Figure.WAL_BYTES_PER_JOB, 100_000);
+        put(m, "dropin-s3", 10, Figure.WAL_BYTES_PER_JOB, 462);
+        put(m, "stock", 30, Figure.SUBMIT_P50, 200);
+        put(m, "dropin-s3", 30, Figure.SUBMIT_P50, 600);
+        String md = SeaTunnelScaleSection.markdown(m, List.of(10, 30), 1, BenchOptions.parse(new String[] {
+            "engine-scale", "--engine-scale", "10,30", "--engine-scale-stores", "local,s3,hdfs"}), List.of());
+        assertThat(md).contains("| jobs | figure | stock | drop-in | drop-in / stock | drop-in s3 | s3 / stock |"
+                        + " drop-in hdfs | hdfs / stock |\n|---|---|---|---|---|---|---|---|---|\n")
+                .contains("| 10 | submit p50 (ms) | 200 | 100 | 0.500x | 300 | 1.50x | not measured |  |")
+                .contains("reached by the member processes over loopback: s3, hdfs.")
+                .contains("Goal: WAL bytes per job <= 1% of stock's (`engine_runningJobInfo`, drop-in / stock):"
+                        + " 10 jobs, s3 0.462% (met).")
+                .contains("| figure | stock, growth per 10x jobs | drop-in, growth per 10x jobs | drop-in s3, growth"
+                        + " per 10x jobs | drop-in hdfs, growth per 10x jobs |\n|---|---|---|---|---|\n")
+                .contains("| submit p50 (ms) | 1.00x | n/a | ");
+    }
+
     private static void put(Metrics m, String variant, int count, Figure f, double v) {
         m.add(SeaTunnelScaleBenchmark.key(variant, count, f), f.unit, v);
     }

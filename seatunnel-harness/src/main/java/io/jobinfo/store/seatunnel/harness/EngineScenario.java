@@ -24,6 +24,13 @@ import java.util.Map;
  * <p>Failures: a cluster that does not form or a submit that fails ends the run with an exception (the member logs
  * under the work directory say why); a job that is not RUNNING again within the restore timeout does not: the result
  * lists it under {@code masterKill.notRunning} with its last status.
+ *
+ * <p>With IMap persistence on ({@link ScaleOptions#imapPersistence()}) every {@code engine*}
+ * map is written through to SeaTunnel's {@code imap-storage-file} log under {@code <variant>/imap}, configured as
+ * SeaTunnel documents ({@link ImapPersistence}): the stock cluster with SeaTunnel's {@code FileMapStoreFactory}, the
+ * drop-in with its {@code DropInMapStoreFactory} (same properties); the result's {@code wal} holds what the measured
+ * jobs added to it ({@link WalMeter}). {@link ScaleOptions#storageYaml()} gives the drop-in another store than the
+ * local one (an S3 or HDFS server the members reach over loopback; the scenario does not start it).
  */
 public final class EngineScenario {
 
@@ -32,10 +39,18 @@ public final class EngineScenario {
 
     private final ScenarioSettings settings;
     private final PrintStream progress;
+    private final ScaleOptions options;
 
+    /** The scenario without IMap persistence (SeaTunnel's default), the drop-in on a local store. */
     public EngineScenario(ScenarioSettings settings, PrintStream progress) {
+        this(settings, progress, ScaleOptions.DEFAULT);
+    }
+
+    /** With IMap persistence and the drop-in's store as {@code options} say (see the class comment). */
+    public EngineScenario(ScenarioSettings settings, PrintStream progress, ScaleOptions options) {
         this.settings = settings;
         this.progress = progress;
+        this.options = options;
     }
 
     /** Runs every variant of the settings, in order, one cluster at a time; returns variant id -> figures. */
@@ -52,17 +67,25 @@ public final class EngineScenario {
     public Map<String, Object> run(Variant variant) throws IOException {
         Path dir = settings.workDir().resolve(variant.id());
         Path store = dir.resolve("store").toAbsolutePath();
-        ClusterSpec spec = spec(settings, variant, store, "");
+        ClusterSpec plain = spec(settings, variant, options.storageSection(store), "");
+        WalMeter wal = options.imapPersistence() ? new WalMeter(dir.resolve("imap").toAbsolutePath(), plain.clusterName()) : null;
+        ClusterSpec spec = wal == null ? plain : plain.withHazelcastYaml(ImapPersistence.hazelcastYaml(wal.namespace(),
+                plain.clusterName(), variant == Variant.DROPIN ? ImapPersistence.DROP_IN_FACTORY
+                        : ImapPersistence.SEATUNNEL_FACTORY));
         String tag = "[" + variant.id() + "] ";
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("variant", variant.id());
-        r.put("engine", "SeaTunnel 2.3.8" + (variant == Variant.DROPIN ? " + jobinfo-store-seatunnel-plugin (local"
-                + " store)" : " (stock)"));
+        r.put("engine", "SeaTunnel 2.3.8" + (variant == Variant.DROPIN ? " + jobinfo-store-seatunnel-plugin ("
+                + options.storeName() + " store)" : " (stock)"));
+        if (variant == Variant.DROPIN) {
+            r.put("store", options.storeName());
+        }
         r.put("members", settings.members());
         r.put("backupCount", 1);
         r.put("maxNoHeartbeatSeconds", spec.maxNoHeartbeatSeconds());
         r.put("memberHeap", settings.memberHeap());
         r.put("checkpointMillis", settings.checkpointMillis());
+        r.put("imapPersistence", wal != null);
         progress.printf("%sstarting %d SeaTunnel 2.3.8 member processes on 127.0.0.1 ports %s%n", tag,
                 settings.members(), Arrays.toString(spec.ports()));
         long t0 = System.nanoTime();
@@ -81,12 +104,15 @@ public final class EngineScenario {
             all.add(warmUp);
             MapFigures mapBefore = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
             List<Map<String, Object>> heapBefore = MemberHeaps.of(client, cluster);
+            if (wal != null) {
+                wal.start();
+            }
 
             List<Map<String, Object>> jobs = new ArrayList<>();
             double[] submitMillis = new double[settings.jobs()];
             for (int i = 0; i < settings.jobs(); i++) {
                 JobSize size = settings.sizeOf(i);
-                jobs.add(submitOne(client, variant, size, files.get(size), i, submitMillis, store));
+                jobs.add(submitOne(client, variant, size, files.get(size), i, submitMillis, store, wal));
                 all.add((Long) jobs.get(i).get("jobId"));
                 progress.printf("%ssubmitted %d/%d (%s, %s ms, %s B in the map)%n", tag, i + 1, settings.jobs(),
                         size.label(), jobs.get(i).get("submitMillis"), jobs.get(i).get("ownedPlusBackupBytes"));
@@ -96,6 +122,9 @@ public final class EngineScenario {
             r.put("submitP50Millis", round(percentile(submitMillis, 0.50)));
             r.put("submitP99Millis", round(percentile(submitMillis, 0.99)));
             r.put("bySize", bySize(jobs));
+            if (wal != null) {
+                r.put("wal", wal.figures(jobs.size()));
+            }
             costAtCount(r, client, cluster, mapBefore, heapBefore, jobs, tag);
             r.put("masterKill", killMaster(cluster, client, variant, all, tag));
         });
@@ -138,18 +167,17 @@ public final class EngineScenario {
      * {@code dropInYaml} is added to the drop-in's engine yaml (for example a {@code jobinfo-dropin} section).
      */
     static ClusterSpec spec(ScenarioSettings settings, Variant variant, Path store, String dropInYaml) {
+        return spec(settings, variant, ScaleOptions.DEFAULT.storageSection(store), dropInYaml);
+    }
+
+    /** The same with the drop-in's {@code jobinfo-storage} section {@code storageYaml}. */
+    private static ClusterSpec spec(ScenarioSettings settings, Variant variant, String storageYaml, String dropInYaml) {
         ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members())
                 .withJvmOptions(List.of("-Xmx" + settings.memberHeap()));
         if (variant == Variant.STOCK) {
             return spec;
         }
-        return spec.withEngineYaml("""
-                        jobinfo-storage:
-                          type: local
-                          namespace: %s
-                          cache:
-                            max-bytes: 32MiB
-                        """.formatted(store) + dropInYaml)
+        return spec.withEngineYaml(storageYaml + (storageYaml.endsWith("\n") ? "" : "\n") + dropInYaml)
                 .withExtraClasspath(List.of(settings.pluginJar().toAbsolutePath().toString()));
     }
 
@@ -212,8 +240,11 @@ public final class EngineScenario {
     }
 
     private Map<String, Object> submitOne(ClusterClient client, Variant variant, JobSize size, Path file, int i,
-                                          double[] submitMillis, Path store) throws IOException {
+                                          double[] submitMillis, Path store, WalMeter wal) throws IOException {
         MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);
+        if (wal != null) {
+            wal.beforeJob();
+        }
         long t0 = System.nanoTime();
         long jobId = client.submit(file, variant.id() + "-" + size.id() + "-" + i);
         submitMillis[i] = (System.nanoTime() - t0) / 1e6;
@@ -235,9 +266,12 @@ public final class EngineScenario {
         row.put("ownedBytes", job.ownedBytes());
         row.put("backupBytes", job.backupBytes());
         row.put("ownedPlusBackupBytes", job.totalBytes());
-        if (variant == Variant.DROPIN) {
+        if (variant == Variant.DROPIN && options.localStore()) {
             Path blob = store.resolve(String.format("%016x.jobinfo", jobId));
             row.put("blobBytes", Files.exists(blob) ? Files.size(blob) : -1L);
+        }
+        if (wal != null) {
+            row.put("walBytes", wal.afterJob());
         }
         row.put("submitMillis", round(submitMillis[i]));
         return row;

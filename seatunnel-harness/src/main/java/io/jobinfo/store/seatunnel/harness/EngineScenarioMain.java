@@ -22,7 +22,10 @@ import java.util.Map;
  * load SeaTunnel's client (Hazelcast 5.1) themselves. Progress goes to standard error, the figures to {@code --out}
  * as JSON, SeaTunnel's and Hazelcast's own log (WARN) to {@code <work-dir>/scenario.log}. {@code --scenario history
  * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario, {@code --scenario
- * partition-hold --repeats 20} {@link PartitionHoldScenario}.
+ * partition-hold --repeats 20} {@link PartitionHoldScenario}. {@code --imap-persistence on}
+ * (default off) turns on SeaTunnel's IMap persistence in the running-job scenario's clusters and measures its log
+ * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives its drop-in the store of that
+ * {@code jobinfo-storage:} section (lines under {@code seatunnel.engine}) instead of a local one.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
  * (the JSON's {@code error} says why and names the member log), 2 invalid arguments.
@@ -40,6 +43,7 @@ public final class EngineScenarioMain {
         ScenarioSettings settings;
         List<Integer> retained = null;
         PartitionHoldScenario partitionHold = null;
+        ScaleOptions scale;
         try {
             Map<String, String> a = parse(args);
             out = Path.of(required(a, "--out"));
@@ -54,6 +58,9 @@ public final class EngineScenarioMain {
                     Duration.ofSeconds(intOf(a, "--restore-timeout-seconds", 180)),
                     a.getOrDefault("--member-heap", "640m"), intOf(a, "--checkpoint-interval-ms", 5000),
                     intOf(a, "--rest-samples", 3));
+            String storage = a.containsKey("--dropin-storage-yaml") ? readFile(a.get("--dropin-storage-yaml")) : null;
+            scale = new ScaleOptions(onOff(a, "--imap-persistence"), a.getOrDefault("--dropin-store", "local").trim(),
+                    storage);
             String scenario = a.getOrDefault("--scenario", "running");
             if (scenario.equals("history")) {
                 retained = new ArrayList<>();
@@ -67,6 +74,10 @@ public final class EngineScenarioMain {
             } else if (!scenario.equals("running")) {
                 throw new IllegalArgumentException("--scenario must be running (the default), history or"
                         + " partition-hold, got '" + scenario + "'");
+            }
+            if (!scenario.equals("running") && !scale.equals(ScaleOptions.DEFAULT)) {
+                throw new IllegalArgumentException("--imap-persistence on and --dropin-store are for --scenario"
+                        + " running only");
             }
             if (settings.pluginJar() != null && !Files.isRegularFile(settings.pluginJar())) {
                 throw new IllegalArgumentException("--plugin-jar " + settings.pluginJar() + " is not a file: build it"
@@ -94,7 +105,7 @@ public final class EngineScenarioMain {
         int exit = 0;
         try {
             result.put("variants", partitionHold != null ? partitionHold.runAll()
-                    : retained == null ? new EngineScenario(settings, System.err).runAll()
+                    : retained == null ? new EngineScenario(settings, System.err, scale).runAll()
                     : new HistoryScenario(settings, retained, System.err).runAll());
         } catch (Exception | AssertionError e) {
             StringWriter trace = new StringWriter();
@@ -144,7 +155,8 @@ public final class EngineScenarioMain {
         for (String k : a.keySet()) {
             if (!List.of("--out", "--work-dir", "--variants", "--members", "--jobs", "--sizes", "--plugin-jar",
                     "--restore-timeout-seconds", "--member-heap", "--checkpoint-interval-ms", "--rest-samples",
-                    "--scenario", "--retained", "--repeats")
+                    "--scenario", "--retained", "--repeats", "--imap-persistence", "--dropin-store",
+                    "--dropin-storage-yaml")
                     .contains(k)) {
                 throw new IllegalArgumentException("unknown option " + k);
             }
@@ -158,6 +170,23 @@ public final class EngineScenarioMain {
             throw new IllegalArgumentException(key + " is required");
         }
         return v;
+    }
+
+    private static String readFile(String file) {
+        try {
+            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--dropin-storage-yaml " + file + " cannot be read: " + e);
+        }
+    }
+
+    /** {@code on} or {@code off} (the default when absent). */
+    private static boolean onOff(Map<String, String> a, String key) {
+        String v = a.getOrDefault(key, "off").trim();
+        if (!v.equals("on") && !v.equals("off")) {
+            throw new IllegalArgumentException(key + " must be on or off, got '" + v + "'");
+        }
+        return v.equals("on");
     }
 
     private static int intOf(Map<String, String> a, String key, int dflt) {

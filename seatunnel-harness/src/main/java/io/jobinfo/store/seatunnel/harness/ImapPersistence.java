@@ -1,4 +1,4 @@
-package io.jobinfo.store.seatunnel.it.cluster;
+package io.jobinfo.store.seatunnel.harness;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -54,9 +54,27 @@ public final class ImapPersistence {
         return namespace.toAbsolutePath().resolve(clusterName).resolve(mapName);
     }
 
-    /** Bytes of every file under {@link #mapDir}: everything ever written for that map (the WAL only appends). */
+    /**
+     * Bytes of every file under {@link #mapDir}: everything ever written for that map (the WAL only appends); 0 if the
+     * map has no directory yet.
+     *
+     * @throws UncheckedIOException if the directory cannot be listed or a file's size read
+     */
     public static long walBytes(Path namespace, String clusterName, String mapName) {
-        Path dir = mapDir(namespace, clusterName, mapName);
+        return treeBytes(mapDir(namespace, clusterName, mapName));
+    }
+
+    /**
+     * Bytes of every file of every {@code engine*} map of {@code clusterName} under {@code namespace}; 0 if there is
+     * none yet.
+     *
+     * @throws UncheckedIOException if a directory cannot be listed or a file's size read
+     */
+    public static long clusterBytes(Path namespace, String clusterName) {
+        return treeBytes(namespace.toAbsolutePath().resolve(clusterName));
+    }
+
+    private static long treeBytes(Path dir) {
         if (!Files.isDirectory(dir)) {
             return 0;
         }
@@ -64,12 +82,15 @@ public final class ImapPersistence {
             return files.filter(Files::isRegularFile).mapToLong(p -> {
                 try {
                     return Files.size(p);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    return 0; // removed between the listing and its size: it holds nothing any more
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
             }).sum();
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot list " + dir, e);
+        } catch (IOException | UncheckedIOException e) {
+            throw new UncheckedIOException("cannot sum the file sizes under " + dir,
+                    e instanceof IOException io ? io : ((UncheckedIOException) e).getCause());
         }
     }
 }
