@@ -2,9 +2,7 @@ package io.jobinfo.store.it;
 
 import io.jobinfo.store.testing.ReliabilitySection;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Puts the result of a {@link SoakTest} run into the docs: {@code integration-tests/target/soak/soak.png} becomes
@@ -40,15 +38,7 @@ public final class PublishSoakReport {
      * @throws IllegalStateException a result file is missing, or {@code docsDir/reliability.md} has no soak section
      */
     static void publish(Path soakDir, Path docsDir) throws IOException {
-        Path md = soakDir.resolve("soak.md");
-        Path png = soakDir.resolve("soak.png");
-        if (!Files.isRegularFile(md) || !Files.isRegularFile(png)) {
-            throw new IllegalStateException(md + " or " + png + " does not exist: run the soak first (mvn -B -pl"
-                    + " integration-tests -am verify -Djobinfo.it.soak=true -Dtest=SoakTest"
-                    + " -Dsurefire.failIfNoSpecifiedTests=false), from the repository root");
-        }
-        Path images = Files.createDirectories(docsDir.resolve("reliability"));
-        ReliabilitySection.SOAK.publish(docsDir.resolve("reliability.md"), Files.readString(md));
-        Files.copy(png, images.resolve("soak.png"), StandardCopyOption.REPLACE_EXISTING);
+        ReliabilitySection.SOAK.publishSoak(soakDir, docsDir, "soak.png", "mvn -B -pl integration-tests -am verify"
+                + " -Djobinfo.it.soak=true -Dtest=SoakTest -Dsurefire.failIfNoSpecifiedTests=false");
     }
 }

@@ -93,6 +93,25 @@ public enum ReliabilitySection {
         write(page, replaceIn(text, wrap(body)));
     }
 
+    /**
+     * Publishes a soak's result: {@code soakDir/soak.md} becomes this section of {@code docsDir/reliability.md} and
+     * {@code soakDir/soak.png} becomes {@code docsDir/reliability/<chartName>}.
+     *
+     * @param runFirst the command that makes the result, for the message when there is none
+     * @throws IllegalStateException a result file is missing (nothing is changed), or the page has no such section
+     */
+    public void publishSoak(Path soakDir, Path docsDir, String chartName, String runFirst) throws IOException {
+        Path md = soakDir.resolve("soak.md");
+        Path png = soakDir.resolve("soak.png");
+        if (!Files.isRegularFile(md) || !Files.isRegularFile(png)) {
+            throw new IllegalStateException(md + " or " + png + " does not exist: run the soak first (" + runFirst
+                    + "), from the repository root");
+        }
+        publish(docsDir.resolve("reliability.md"), Files.readString(md));
+        Path images = Files.createDirectories(docsDir.resolve("reliability"));
+        Files.copy(png, images.resolve(chartName), StandardCopyOption.REPLACE_EXISTING);
+    }
+
     /** Writes {@code text} to {@code page} through a temporary file in the same directory and an atomic move. */
     public static void write(Path page, String text) throws IOException {
         Path tmp = Files.createTempFile(page.toAbsolutePath().getParent(), ".reliability-", ".md");

@@ -16,7 +16,7 @@ import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldMeasurement;
 import io.jobinfo.store.seatunnel.harness.junit.RestAssertions;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.StoreListProbe;
-import io.jobinfo.store.seatunnel.it.cluster.StorePayloadProbe;
+import io.jobinfo.store.seatunnel.harness.JobPayloadProbe;
 import io.jobinfo.store.seatunnel.harness.junit.Guide;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -44,7 +44,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the NameNode's address replaced; they reach HDFS with SeaTunnel's own Hadoop 3.1.4 client (the uber jar on their
  * class path). HDFS is a MiniDFSCluster of the project's Hadoop with as many DataNodes as the example's replication,
  * in a JVM of its own ({@link MiniDfsProcess}; this test JVM has no Hadoop). The store is read only through the
- * members' drop-in ({@link StoreListProbe}, {@link StorePayloadProbe}).
+ * members' drop-in ({@link StoreListProbe}, {@link JobPayloadProbe}).
  *
  * <p>Shows: the map holds only the reference (owned + backup at most 500 B per job, 1, 100 and 1000 tables), no store
  * call of any member ran on a partition thread (the drop-in's MBean), the partition-thread hold of a submit's map
@@ -199,7 +199,7 @@ class DropInHdfsStoreTest {
 
     /** The job's JobImmutableInformation bytes from its blob, read and verified by a member's drop-in. */
     static byte[] payload(long jobId) {
-        return ST.client().onEveryMember(new StorePayloadProbe(jobId)).values().iterator().next();
+        return ST.client().onEveryMember(new JobPayloadProbe(jobId)).values().iterator().next();
     }
 
     @AfterAll

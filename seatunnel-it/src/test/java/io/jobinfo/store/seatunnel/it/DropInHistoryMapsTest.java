@@ -3,7 +3,6 @@ package io.jobinfo.store.seatunnel.it;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import com.hazelcast.map.IMap;
 import io.jobinfo.store.envelope.BlobEnvelope;
-import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
 import io.jobinfo.store.seatunnel.harness.FakeJobs;
@@ -12,7 +11,6 @@ import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.seatunnel.harness.junit.RestClient;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
-import io.jobinfo.store.spi.StoreNaming;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -23,10 +21,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -271,23 +267,15 @@ class DropInHistoryMapsTest {
     /** The history blobs in {@code dir} by job id (the namespace's claim left out). */
     static Map<Long, byte[]> blobFiles(Path dir) {
         Map<Long, byte[]> out = new TreeMap<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path p : files.toList()) {
-                OptionalLong id = StoreNaming.parseBlobName(p.getFileName().toString());
-                if (id.isPresent() && !NamespaceClaim.isClaim(id.getAsLong())) {
-                    try {
-                        out.put(id.getAsLong(), Files.readAllBytes(p));
-                    } catch (java.nio.file.NoSuchFileException deletedSinceListed) {
-                        // deleted between the listing and the read (an expiry the caller waits for): not there
-                    }
-                }
+        EngineSoakAudit.blobPaths(dir).forEach((id, p) -> {
+            try {
+                out.put(id, Files.readAllBytes(p));
+            } catch (java.nio.file.NoSuchFileException deletedSinceListed) {
+                // deleted between the listing and the read (an expiry the caller waits for): not there
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        });
         return out;
     }
 }

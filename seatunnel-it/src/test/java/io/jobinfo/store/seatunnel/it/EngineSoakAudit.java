@@ -25,9 +25,9 @@ final class EngineSoakAudit {
     private EngineSoakAudit() {
     }
 
-    /** The blobs of running jobs in {@code dir} (the namespace's claim and the history directory left out). */
-    static Map<Long, Instant> blobs(Path dir) {
-        Map<Long, Instant> out = new TreeMap<>();
+    /** The blob files in {@code dir} by job id (the namespace's claim and any subdirectory left out). */
+    static Map<Long, Path> blobPaths(Path dir) {
+        Map<Long, Path> out = new TreeMap<>();
         if (!Files.isDirectory(dir)) {
             return out;
         }
@@ -35,16 +35,27 @@ final class EngineSoakAudit {
             for (Path p : files.toList()) {
                 OptionalLong id = StoreNaming.parseBlobName(p.getFileName().toString());
                 if (id.isPresent() && !NamespaceClaim.isClaim(id.getAsLong())) {
-                    try {
-                        out.put(id.getAsLong(), Files.getLastModifiedTime(p).toInstant());
-                    } catch (NoSuchFileException deletedSinceListed) {
-                        // deleted between the listing and the look (a sweep): not there
-                    }
+                    out.put(id.getAsLong(), p);
                 }
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        return out;
+    }
+
+    /** The blobs of running jobs in {@code dir} with the time each was written. */
+    static Map<Long, Instant> blobs(Path dir) {
+        Map<Long, Instant> out = new TreeMap<>();
+        blobPaths(dir).forEach((id, p) -> {
+            try {
+                out.put(id, Files.getLastModifiedTime(p).toInstant());
+            } catch (NoSuchFileException deletedSinceListed) {
+                // deleted between the listing and the look (a sweep): not there
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
         return out;
     }
 

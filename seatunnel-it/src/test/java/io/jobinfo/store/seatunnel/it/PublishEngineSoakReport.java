@@ -3,9 +3,7 @@ package io.jobinfo.store.seatunnel.it;
 import io.jobinfo.store.testing.ReliabilitySection;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Puts the result of a {@link DropInSoakTest} run into the docs: {@code seatunnel-it/target/seatunnel-it/soak/soak.png}
@@ -42,16 +40,8 @@ public final class PublishEngineSoakReport {
      * @throws IllegalStateException a result file is missing, or {@code docsDir/reliability.md} has no such section
      */
     static void publish(Path soakDir, Path docsDir) throws IOException {
-        Path md = soakDir.resolve("soak.md");
-        Path png = soakDir.resolve("soak.png");
-        if (!Files.isRegularFile(md) || !Files.isRegularFile(png)) {
-            throw new IllegalStateException(md + " or " + png + " does not exist: run the soak first (mvn -B -pl"
-                    + " seatunnel-it -am verify -Djobinfo.it.soak=true"
-                    + " -Dtest='io/jobinfo/store/seatunnel/it/DropInSoakTest' -Dsurefire.failIfNoSpecifiedTests=false),"
-                    + " from the repository root");
-        }
-        ReliabilitySection.ENGINE_SOAK.publish(docsDir.resolve("reliability.md"), Files.readString(md));
-        Path images = Files.createDirectories(docsDir.resolve("reliability"));
-        Files.copy(png, images.resolve("engine-soak.png"), StandardCopyOption.REPLACE_EXISTING);
+        ReliabilitySection.ENGINE_SOAK.publishSoak(soakDir, docsDir, "engine-soak.png", "mvn -B -pl seatunnel-it -am"
+                + " verify -Djobinfo.it.soak=true -Dtest='io/jobinfo/store/seatunnel/it/DropInSoakTest'"
+                + " -Dsurefire.failIfNoSpecifiedTests=false");
     }
 }
