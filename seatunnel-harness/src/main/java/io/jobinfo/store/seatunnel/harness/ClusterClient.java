@@ -346,15 +346,37 @@ public final class ClusterClient implements AutoCloseable {
         return onEveryMember(task, "probe " + task);
     }
 
-    /** {@code task}'s answers by member port; a member that fails or takes over 60 s fails the call, naming it. */
+    /**
+     * {@code task}'s answers by member port; a member that fails or takes over 60 s fails the call, naming it. A
+     * member the client still listed but the cluster no longer has (it left or was killed, and the client's member
+     * list had not caught up: Hazelcast answers {@code TargetNotMemberException} or {@code MemberLeftException}) is
+     * not a member: it has no answer, and callers that count the answers see one fewer.
+     */
     private <T> Map<Integer, T> onEveryMember(java.util.concurrent.Callable<T> task, String what) {
         IExecutorService executor = client.getHazelcastInstance().getExecutorService("seatunnel-it-probe");
         Map<Member, Future<T>> futures = executor.submitToAllMembers(task);
         Map<Integer, T> out = new java.util.TreeMap<>();
         for (Map.Entry<Member, Future<T>> e : futures.entrySet()) {
-            out.put(e.getKey().getAddress().getPort(), answer(e.getValue(), e.getKey(), what, Duration.ofSeconds(60)));
+            try {
+                out.put(e.getKey().getAddress().getPort(), answer(e.getValue(), e.getKey(), what,
+                        Duration.ofSeconds(60)));
+            } catch (IllegalStateException ex) {
+                if (!leftTheCluster(ex)) {
+                    throw ex;
+                }
+            }
         }
         return out;
+    }
+
+    private static boolean leftTheCluster(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof com.hazelcast.spi.exception.TargetNotMemberException
+                    || c instanceof com.hazelcast.core.MemberLeftException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
