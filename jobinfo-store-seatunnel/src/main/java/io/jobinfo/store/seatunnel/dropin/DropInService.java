@@ -58,6 +58,10 @@ public final class DropInService implements ManagedService {
     private final JobInfoResolver resolver;
     private final ILogger logger;
     private volatile JobInfoMover mover;
+    /** Starts {@link #mover} and the history workers once the member has started, retrying until they are. */
+    private volatile WorkerStart starter;
+    /** Set by {@link #shutdown}: what an attempt starts after it, the attempt stops again. */
+    private volatile boolean stopped;
     private volatile String instanceName;
     private volatile DropInTelemetry.Member telemetry;
     /** The history maps' stores, resolvers and movers ({@link DropInSettings#historyMaps()}; none by default). */
@@ -205,25 +209,52 @@ public final class DropInService implements ManagedService {
         } else if (settings.telemetryMetrics()) {
             telemetry = member;
         }
+        final WorkerStart start = new WorkerStart(() -> startWorkers(instance, engine), settings.sweepIntervalMillis(),
+                logger);
+        starter = start;
         instance.getLifecycleService().addLifecycleListener(event -> {
-            if (event.getState() == LifecycleEvent.LifecycleState.STARTED && mover == null) {
-                JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
-                        metrics, engine.getLogger(JobInfoMover.class), storeIdentity());
-                m.start();
-                mover = m;
-                HistoryStores h = history;
-                if (h != null) {
-                    h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class),
-                            m::everyMemberHasThePlugin);
-                }
-                if (settings.historyMaxRetained() != HistoryRetention.UNBOUNDED) {
-                    HistoryRetention r = new HistoryRetention(instance, engine.getSerializationService(), settings,
-                            metrics, engine.getLogger(HistoryRetention.class));
-                    r.start();
-                    retention = r;
-                }
+            if (event.getState() == LifecycleEvent.LifecycleState.STARTED) {
+                start.begin();
             }
         });
+    }
+
+    /**
+     * One attempt of {@link WorkerStart}: starts the running-job mover, then the history movers and the history bound,
+     * each once. A mover whose start fails is stopped (its threads and listeners released) and built again at the
+     * next attempt.
+     */
+    private void startWorkers(HazelcastInstance instance, NodeEngine engine) {
+        if (mover == null) {
+            JobInfoMover m = new JobInfoMover(instance, engine.getSerializationService(), store, resolver, settings,
+                    metrics, engine.getLogger(JobInfoMover.class), storeIdentity());
+            try {
+                m.start();
+            } catch (RuntimeException e) {
+                m.stop();
+                throw e;
+            }
+            mover = m;
+            if (stopped) {
+                m.stop(); // shutdown ran meanwhile and may not have seen it
+                return;
+            }
+        }
+        HistoryStores h = history;
+        if (h != null) {
+            JobInfoMover m = mover;
+            h.start(instance, engine.getSerializationService(), settings, engine.getLogger(HistoryMover.class),
+                    m::everyMemberHasThePlugin);
+        }
+        if (settings.historyMaxRetained() != HistoryRetention.UNBOUNDED && retention == null) {
+            HistoryRetention r = new HistoryRetention(instance, engine.getSerializationService(), settings,
+                    metrics, engine.getLogger(HistoryRetention.class));
+            r.start();
+            retention = r;
+            if (stopped) {
+                r.stop();
+            }
+        }
     }
 
     /** The member's address as SeaTunnel's telemetry labels it ({@code address="127.0.0.1:5801"}). */
@@ -243,6 +274,11 @@ public final class DropInService implements ManagedService {
 
     @Override
     public void shutdown(boolean terminate) {
+        WorkerStart start = starter;
+        if (start != null) {
+            start.stop();
+        }
+        stopped = true; // an attempt that starts something after this stops it again (see startWorkers)
         JobInfoMover m = mover;
         if (m != null) {
             m.stop();

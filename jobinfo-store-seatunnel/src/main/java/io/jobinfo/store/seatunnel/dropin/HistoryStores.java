@@ -11,9 +11,7 @@ import io.jobinfo.store.spi.JobInfoStore;
 import io.jobinfo.store.spi.JobInfoStoreException;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -27,7 +25,8 @@ final class HistoryStores {
     private final Map<String, JobInfoStore> stores = new LinkedHashMap<>();
     private final Map<String, JobInfoResolver> resolversById = new LinkedHashMap<>();
     private final Map<String, JobInfoResolver> resolversByMap = new LinkedHashMap<>();
-    private final List<HistoryMover> movers = new ArrayList<>();
+    /** The started movers by map; written by the start thread only ({@link WorkerStart}), read at close. */
+    private final Map<String, HistoryMover> movers = new java.util.concurrent.ConcurrentHashMap<>();
     /** The member's counters, which the movers count their moves and deletes in. */
     private DropInMetrics metrics;
 
@@ -88,15 +87,23 @@ final class HistoryStores {
     void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger,
                java.util.function.BooleanSupplier everyMemberHasThePlugin) {
         for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
+            if (movers.containsKey(e.getKey())) {
+                continue; // started by an earlier attempt
+            }
             HistoryMover m = new HistoryMover(instance, serialization, e.getKey(), e.getValue(),
                     resolversByMap.get(e.getKey()), settings, metrics, logger, everyMemberHasThePlugin);
-            m.start();
-            movers.add(m);
+            try {
+                m.start();
+            } catch (RuntimeException failed) {
+                m.stop();
+                throw failed;
+            }
+            movers.put(e.getKey(), m);
         }
     }
 
     void close() {
-        for (HistoryMover m : movers) {
+        for (HistoryMover m : movers.values()) {
             m.stop();
         }
         for (JobInfoResolver r : resolversById.values()) {

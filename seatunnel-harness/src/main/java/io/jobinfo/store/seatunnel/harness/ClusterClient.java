@@ -403,6 +403,18 @@ public final class ClusterClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until the drop-in has started on every member the client lists ({@link DropInProbe}: installed and
+     * active). A member answers the client before its start-up ends, and the drop-in starts its movers after that.
+     *
+     * @throws IllegalStateException after {@code timeout}, with every member's counters
+     */
+    public void awaitDropInActive(Duration timeout) {
+        await(() -> dropInMetrics().values().stream().allMatch(m -> m.getOrDefault("installed", 0L) == 1
+                        && m.getOrDefault("active", 0L) == 1), timeout,
+                () -> "the drop-in is not active on every member: " + dropInMetrics());
+    }
+
     /** One drop-in counter summed over every member. */
     public long dropInTotal(String counter) {
         long sum = 0;

@@ -233,9 +233,7 @@ public final class EngineScenario {
                     + "; its log, " + cluster.log(shown) + ", ends with:\n" + cluster.logTail(shown, 3000));
         }
         if (variant == Variant.DROPIN) {
-            ClusterClient.await(() -> client.dropInMetrics().values().stream().allMatch(m ->
-                            m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
-                    () -> "the drop-in is not active on every member: " + client.dropInMetrics());
+            client.awaitDropInActive(Duration.ofSeconds(60));
         }
     }
 

@@ -605,9 +605,7 @@ abstract class CrashTrials {
 
     void awaitDropInActive() {
         ClusterClient client = st().client();
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(90),
-                () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(90));
     }
 
     /**

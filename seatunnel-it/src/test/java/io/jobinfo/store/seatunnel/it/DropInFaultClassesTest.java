@@ -610,9 +610,7 @@ class DropInFaultClassesTest {
     }
 
     static void awaitActive(ClusterClient client) {
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(60));
     }
 
     static void arm(String point, String content) throws IOException {

@@ -92,9 +92,7 @@ class DropInHdfsStoreTest {
     @Order(1)
     void jobsGoToHdfsAndTheMapKeepsAReference() {
         ClusterClient client = ST.client();
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("installed", 0L) == 1 && m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(60));
         List<Map<String, Object>> rows = new ArrayList<>();
         for (int tables : TABLES) {
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);

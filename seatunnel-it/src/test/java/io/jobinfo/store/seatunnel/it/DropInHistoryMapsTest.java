@@ -186,9 +186,7 @@ class DropInHistoryMapsTest {
     static void awaitActive(SeaTunnelProcessCluster cluster, ClusterClient client) {
         ClusterClient.await(() -> client.members().size() == 2, Duration.ofSeconds(120),
                 () -> "the members did not start: " + cluster.logTail(0, 4000));
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("active", 0L) == 1), Duration.ofSeconds(60),
-                () -> "drop-in not active: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(60));
     }
 
     static Path blobsOf(Path store, String map) {

@@ -95,9 +95,7 @@ class DropInImapPersistenceTest {
     @Order(1)
     void theLogHoldsReferencesOnlyAndAFullRestartRestoresEveryJobWithItsBytes() throws Exception {
         ClusterClient client = ST.client();
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(60));
         // the map store reads the members' drop-in modes once a second, off the partition threads: let it see both
         Thread.sleep(3000);
         String cluster = ST.cluster().spec().clusterName();

@@ -71,9 +71,7 @@ class DropInRgwStoreTest {
     @Order(1)
     void jobsGoToRgwAndTheMapKeepsAReference() throws Exception {
         ClusterClient client = ST.client();
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(90), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(90));
         for (int tables : TABLES) {
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, 20, true);
             long jobId = client.submit(file, "dropin-rgw-" + tables + "-tables");

@@ -101,9 +101,7 @@ class DropInS3StoreTest {
     @Order(1)
     void jobsGoToS3AndTheMapKeepsAReference() {
         ClusterClient client = ST.client();
-        ClusterClient.await(() -> client.dropInMetrics().values().stream()
-                        .allMatch(m -> m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(60), () -> "drop-in not active on every member: " + client.dropInMetrics());
+        client.awaitDropInActive(Duration.ofSeconds(60));
         for (int tables : DropInLocalStoreTest.TABLES) { // 1, 100 and 1000 tables, as on the local store
             Path file = FakeJobs.write(ST.dir().resolve("jobs"), "fake-" + tables, tables, COLUMNS, true);
             MapFigures before = client.mapFigures(ClusterClient.RUNNING_JOB_INFO);

@@ -105,8 +105,7 @@ class DropInSlowDiskPersistenceTest {
         ClusterClient.await(() -> c.members().size() == 1 || cluster.aliveMembers().isEmpty(),
                 Duration.ofSeconds(120), () -> "the member did not start: " + cluster.logTail(0, 4000));
         assertThat(c.members()).hasSize(1);
-        ClusterClient.await(() -> c.dropInMetrics().values().stream().allMatch(m -> m.getOrDefault("active", 0L) == 1),
-                Duration.ofSeconds(60), () -> "drop-in not active: " + c.dropInMetrics());
+        c.awaitDropInActive(Duration.ofSeconds(60));
         return c;
     }
 
