@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.harness;
 
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.seatunnel.harness.ScenarioSettings.Variant;
 
 import java.io.IOException;
@@ -265,7 +266,7 @@ public final class EngineScenario {
         row.put("backupBytes", job.backupBytes());
         row.put("ownedPlusBackupBytes", job.totalBytes());
         if (variant == Variant.DROPIN && options.localStore()) {
-            Path blob = store.resolve(String.format("%016x.jobinfo", jobId));
+            Path blob = store.resolve(StoreNaming.blobName(jobId));
             row.put("blobBytes", Files.exists(blob) ? Files.size(blob) : -1L);
         }
         if (wal != null) {

@@ -40,12 +40,17 @@ public record ScaleOptions(boolean imapPersistence, String storeName, String sto
 
     /** The drop-in's {@code jobinfo-storage} section: {@link #storageYaml()}, or a local store at {@code localStore}. */
     public String storageSection(java.nio.file.Path localStore) {
-        return storageYaml != null ? storageYaml : """
+        return storageYaml != null ? storageYaml : localStorageYaml(localStore);
+    }
+
+    /** The {@code jobinfo-storage} section (under {@code seatunnel.engine}) of a local store with a 32 MiB cache. */
+    public static String localStorageYaml(java.nio.file.Path namespace) {
+        return """
                 jobinfo-storage:
                   type: local
                   namespace: %s
                   cache:
                     max-bytes: 32MiB
-                """.formatted(localStore);
+                """.formatted(namespace);
     }
 }

@@ -37,7 +37,6 @@ final class WalMeter {
     void start() {
         mapStart = mapBytes();
         clusterStart = ImapPersistence.clusterBytes(namespace, clusterName);
-        beforeJob = mapStart;
     }
 
     /** Marks the start of one job's submit. */

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
 import io.jobinfo.store.seatunnel.dropin.MoverStripes;
 import io.jobinfo.store.seatunnel.harness.ClusterClient;
@@ -120,14 +121,8 @@ abstract class CrashTrials {
      */
     static ClusterSpec spec(String testClass, String storageYaml) {
         Path dir = dir(testClass);
+        io.jobinfo.store.seatunnel.harness.junit.TestDirectories.deleteTree(dir);
         try {
-            if (Files.exists(dir)) {
-                try (Stream<Path> old = Files.walk(dir)) {
-                    for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
             Files.createDirectories(points(testClass));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -771,7 +766,7 @@ abstract class CrashTrials {
             ClusterClient.await(() -> {
                 Set<Long> keys = new TreeSet<>(client.runningJobInfo().keySet());
                 allowed.clear();
-                keys.forEach(k -> allowed.add(String.format("%016x.jobinfo", k)));
+                keys.forEach(k -> allowed.add(StoreNaming.blobName(k)));
                 left.clear();
                 storeFiles().stream().filter(f -> !allowed.contains(f)).forEach(left::add);
                 return left.isEmpty();

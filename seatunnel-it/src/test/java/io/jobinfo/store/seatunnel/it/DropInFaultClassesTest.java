@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.spi.StoreNaming;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jobinfo.store.config.JobInfoStorageConfig;
@@ -40,7 +41,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Fault classes of the drop-in on the real SeaTunnel 2.3.8 engine (3 member processes, local store, drop-in gc grace
@@ -91,14 +91,8 @@ class DropInFaultClassesTest {
     static final int SPARE2 = 4;
 
     static ClusterSpec spec() {
+        io.jobinfo.store.seatunnel.harness.junit.TestDirectories.deleteTree(DIR);
         try {
-            if (Files.exists(DIR)) {
-                try (Stream<Path> old = Files.walk(DIR)) {
-                    for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
             Files.createDirectories(STORE);
             Files.createDirectories(POINTS);
         } catch (IOException e) {
@@ -621,6 +615,6 @@ class DropInFaultClassesTest {
     }
 
     static Path blobOf(long jobId) {
-        return STORE.resolve(String.format("%016x.jobinfo", jobId));
+        return STORE.resolve(StoreNaming.blobName(jobId));
     }
 }

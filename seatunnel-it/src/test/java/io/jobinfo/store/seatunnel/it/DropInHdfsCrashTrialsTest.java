@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.lifecycle.NamespaceClaim;
 import io.jobinfo.store.seatunnel.it.cluster.MiniDfsProcess;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
@@ -57,7 +58,7 @@ class DropInHdfsCrashTrialsTest extends CrashTrials {
         } catch (Exception e) {
             throw new IllegalStateException("cannot list the HDFS store on a member", e);
         }
-        out.remove(String.format("%016x.jobinfo", NamespaceClaim.JOB_ID)); // the namespace's claim, no job's
+        out.remove(StoreNaming.blobName(NamespaceClaim.JOB_ID)); // the namespace's claim, no job's
         return out;
     }
 

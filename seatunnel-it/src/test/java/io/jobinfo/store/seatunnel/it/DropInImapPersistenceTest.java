@@ -10,6 +10,7 @@ import io.jobinfo.store.seatunnel.harness.JobSize;
 import io.jobinfo.store.seatunnel.harness.RecordedSubmit;
 import io.jobinfo.store.seatunnel.harness.SeaTunnelProcessCluster;
 import io.jobinfo.store.seatunnel.harness.junit.DropInChecks;
+import io.jobinfo.store.seatunnel.harness.junit.TestDirectories;
 import io.jobinfo.store.seatunnel.harness.junit.SeaTunnelClusterExtension;
 import io.jobinfo.store.seatunnel.it.cluster.ImapRecordProbe;
 import org.apache.seatunnel.engine.core.job.JobInfo;
@@ -61,8 +62,8 @@ class DropInImapPersistenceTest {
     static final Map<String, Data> JOB_DATA = new LinkedHashMap<>();
 
     static ClusterSpec spec() {
-        deleteTree(STORE);
-        deleteTree(IMAP);
+        TestDirectories.deleteTree(STORE);
+        TestDirectories.deleteTree(IMAP);
         ClusterSpec stock = ClusterSpec.stock("st-imapref", 2);
         return stock.withEngineYaml(DropInChecks.storageYaml(STORE))
                 .withHazelcastYaml(ImapPersistence.hazelcastYaml(IMAP, stock.clusterName(),
@@ -217,19 +218,5 @@ class DropInImapPersistenceTest {
         PartitionHoldAssertions.assertMeasuredOnPartitionThreads(result, rounds);
         REPORT.put("partitionHold", result.rows());
         REPORT.put("storeThreadsAfterHold", PartitionHoldAssertions.assertNoStoreCallOnAPartitionThread(ST.client()));
-    }
-
-    private static void deleteTree(Path dir) {
-        try {
-            if (Files.exists(dir)) {
-                try (var old = Files.walk(dir)) {
-                    for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
     }
 }

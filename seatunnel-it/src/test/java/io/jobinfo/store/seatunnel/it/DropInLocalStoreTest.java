@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it;
 
+import io.jobinfo.store.spi.StoreNaming;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.hazelcast.internal.serialization.Data;
@@ -63,17 +64,7 @@ class DropInLocalStoreTest {
 
     static ClusterSpec spec() {
         // a store of an earlier run belongs to that run's cluster (another random name): start from an empty one
-        try {
-            if (Files.exists(STORE)) {
-                try (Stream<Path> old = Files.walk(STORE)) {
-                    for (Path p : old.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                        Files.delete(p);
-                    }
-                }
-            }
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        io.jobinfo.store.seatunnel.harness.junit.TestDirectories.deleteTree(STORE);
         ClusterSpec stock = ClusterSpec.stock("st-dropin", 3);
         return stock.withSpareMembers(1)
                 .withEngineYaml(DropInChecks.storageYaml(STORE))
@@ -733,7 +724,7 @@ class DropInLocalStoreTest {
     }
 
     static Path blobOf(long jobId) {
-        return STORE.resolve(String.format("%016x.jobinfo", jobId));
+        return STORE.resolve(StoreNaming.blobName(jobId));
     }
 
     @AfterAll

@@ -61,7 +61,7 @@ class DropInSoakTest {
     static final Path OUT = SeaTunnelClusterExtension.TARGET.resolve("soak");
 
     static ClusterSpec spec() {
-        EngineSoakAudit.emptyDirectory(STORE);
+        io.jobinfo.store.seatunnel.harness.junit.TestDirectories.deleteTree(STORE);
         return ClusterSpec.stock("st-soak", 3)
                 .withEngineYaml(DropInChecks.storageYaml(STORE))
                 .withExtraClasspath(List.of(SeaTunnelProcessCluster.pluginJar().toString()))

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -73,19 +72,5 @@ final class EngineSoakAudit {
             }
         });
         return out;
-    }
-
-    /** Deletes {@code dir} and everything under it, if it exists (a store of an earlier run). */
-    static void emptyDirectory(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> old = Files.walk(dir)) {
-            for (Path p : old.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.ops;
 
+import io.jobinfo.store.spi.StoreNaming;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.hazelcast.internal.serialization.Data;
@@ -528,7 +529,7 @@ class SeaTunnelAdoptionTest {
 
     /** The verified payload of job {@code id}'s blob in the local store. */
     private static byte[] blobPayload(long id) throws IOException {
-        Path blob = STORE.resolve(String.format("%016x.jobinfo", id));
+        Path blob = STORE.resolve(StoreNaming.blobName(id));
         try {
             return io.jobinfo.store.envelope.BlobEnvelope.verify(Files.readAllBytes(blob), id, io.jobinfo.store.location.Location.of("test", blob.toString()))
                     .payload();

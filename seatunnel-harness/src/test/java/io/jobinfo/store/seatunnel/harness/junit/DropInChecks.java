@@ -23,13 +23,7 @@ public final class DropInChecks {
 
     /** The {@code jobinfo-storage} section of seatunnel.yaml for a local store at {@code namespace}. */
     public static String storageYaml(Path namespace) {
-        return """
-                jobinfo-storage:
-                  type: local
-                  namespace: %s
-                  cache:
-                    max-bytes: 32MiB
-                """.formatted(namespace);
+        return io.jobinfo.store.seatunnel.harness.ScaleOptions.localStorageYaml(namespace);
     }
 
     /**

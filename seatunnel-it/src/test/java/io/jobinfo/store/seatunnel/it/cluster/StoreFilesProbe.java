@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.it.cluster;
 
+import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.seatunnel.dropin.DropInService;
 import io.jobinfo.store.seatunnel.harness.MemberProbe;
 import io.jobinfo.store.spi.StoredBlob;
@@ -21,7 +22,7 @@ public final class StoreFilesProbe extends MemberProbe<ArrayList<String>> {
     public ArrayList<String> call() throws Exception {
         ArrayList<String> out = new ArrayList<>();
         for (StoredBlob blob : DropInService.forInstance(instance()).store().list()) {
-            out.add(blob.incomplete() ? "incomplete " + blob.location() : String.format("%016x.jobinfo", blob.jobId()));
+            out.add(blob.incomplete() ? "incomplete " + blob.location() : StoreNaming.blobName(blob.jobId()));
         }
         return out;
     }
