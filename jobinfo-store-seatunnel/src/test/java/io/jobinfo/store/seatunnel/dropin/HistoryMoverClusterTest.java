@@ -1,7 +1,5 @@
 package io.jobinfo.store.seatunnel.dropin;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.IMap;
@@ -15,7 +13,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,27 +62,10 @@ class HistoryMoverClusterTest {
         System.setProperty("seatunnel.config", yaml.toString());
         System.setProperty(DropInSettings.SWEEP_INTERVAL, "1");
         System.setProperty(DropInSettings.GC_GRACE, "2");
-        // the plugin jar's own META-INF/services (the only resources of its module), read where the module is built
-        Path pluginResources = Path.of("..", "jobinfo-store-seatunnel-plugin", "src", "main", "resources")
-                .toAbsolutePath().normalize();
-        assertThat(pluginResources.resolve("META-INF/services/com.hazelcast.SerializerHook"))
-                .as("the plugin module's service files, beside this module").exists();
-        plugin = new URLClassLoader(new URL[] {pluginResources.toUri().toURL()},
-                HistoryMoverClusterTest.class.getClassLoader());
+        plugin = PluginMembers.pluginLoader(HistoryMoverClusterTest.class);
         String cluster = "history-mover-" + System.nanoTime();
         for (int i = 0; i < 2; i++) {
-            Config config = new Config();
-            config.setClusterName(cluster);
-            config.setClassLoader(plugin);
-            config.setProperty("hazelcast.phone.home.enabled", "false");
-            // members look for each other on 16421-16430, each taking the first of them free
-            config.getNetworkConfig().setPort(16421).setPortAutoIncrement(true).setPortCount(10);
-            JoinConfig join = config.getNetworkConfig().getJoin();
-            join.getMulticastConfig().setEnabled(false);
-            join.getAutoDetectionConfig().setEnabled(false);
-            join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1");
-            config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-            MEMBERS.add(Hazelcast.newHazelcastInstance(config));
+            MEMBERS.add(Hazelcast.newHazelcastInstance(PluginMembers.config(cluster, 16421, plugin)));
         }
         await("the drop-in started on both members").atMost(Duration.ofSeconds(60))
                 .until(() -> MEMBERS.stream().allMatch(m -> m.getCluster().getMembers().size() == 2

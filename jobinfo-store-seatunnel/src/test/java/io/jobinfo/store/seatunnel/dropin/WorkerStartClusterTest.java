@@ -1,7 +1,5 @@
 package io.jobinfo.store.seatunnel.dropin;
 
-import com.hazelcast.config.Config;
-import com.hazelcast.config.JoinConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.map.MapInterceptor;
@@ -10,7 +8,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,11 +56,7 @@ class WorkerStartClusterTest {
                 ""));
         System.setProperty("seatunnel.config", yaml.toString());
         System.setProperty(DropInSettings.SWEEP_INTERVAL, "1");
-        Path pluginResources = Path.of("..", "jobinfo-store-seatunnel-plugin", "src", "main", "resources")
-                .toAbsolutePath().normalize();
-        assertThat(pluginResources.resolve("META-INF/services")).exists();
-        plugin = new URLClassLoader(new URL[] {pluginResources.toUri().toURL()},
-                WorkerStartClusterTest.class.getClassLoader());
+        plugin = PluginMembers.pluginLoader(WorkerStartClusterTest.class);
         cluster = "worker-start-" + System.nanoTime();
     }
 
@@ -116,17 +109,7 @@ class WorkerStartClusterTest {
     }
 
     private static HazelcastInstance member() {
-        Config config = new Config();
-        config.setClusterName(cluster);
-        config.setClassLoader(plugin);
-        config.setProperty("hazelcast.phone.home.enabled", "false");
-        config.getNetworkConfig().setPort(16431).setPortAutoIncrement(true).setPortCount(10);
-        JoinConfig join = config.getNetworkConfig().getJoin();
-        join.getMulticastConfig().setEnabled(false);
-        join.getAutoDetectionConfig().setEnabled(false);
-        join.getTcpIpConfig().setEnabled(true).addMember("127.0.0.1");
-        config.getNetworkConfig().getInterfaces().setEnabled(true).addInterface("127.0.0.1");
-        HazelcastInstance member = Hazelcast.newHazelcastInstance(config);
+        HazelcastInstance member = Hazelcast.newHazelcastInstance(PluginMembers.config(cluster, 16431, plugin));
         MEMBERS.add(member);
         return member;
     }
