@@ -37,7 +37,6 @@ final class WorkerStart {
     });
     private int failures;
     private long lastWarning;
-    private volatile boolean started;
 
     WorkerStart(Attempt attempt, long retryMillis, ILogger logger) {
         this.attempt = attempt;
@@ -50,11 +49,6 @@ final class WorkerStart {
         thread.execute(this::tryOnce);
     }
 
-    /** Whether an attempt has succeeded. */
-    boolean started() {
-        return started;
-    }
-
     /** Stops retrying; an attempt in progress is interrupted. Never blocks. */
     void stop() {
         thread.shutdownNow();
@@ -63,7 +57,6 @@ final class WorkerStart {
     private void tryOnce() {
         try {
             attempt.run();
-            started = true;
             if (failures > 0) {
                 logger.info("the jobinfo-store drop-in started on attempt " + (failures + 1));
             }

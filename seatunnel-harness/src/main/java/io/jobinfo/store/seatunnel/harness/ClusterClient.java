@@ -407,7 +407,7 @@ public final class ClusterClient implements AutoCloseable {
      * Waits until the drop-in has started on every member the client lists ({@link DropInProbe}: installed and
      * active). A member answers the client before its start-up ends, and the drop-in starts its movers after that.
      *
-     * @throws IllegalStateException after {@code timeout}, with every member's counters
+     * @throws AssertionError after {@code timeout}, with every member's counters
      */
     public void awaitDropInActive(Duration timeout) {
         await(() -> dropInMetrics().values().stream().allMatch(m -> m.getOrDefault("installed", 0L) == 1

@@ -1,5 +1,6 @@
 package io.jobinfo.store.seatunnel.ops.guide;
 
+import io.jobinfo.store.seatunnel.harness.junit.TestDirectories;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jobinfo.store.seatunnel.harness.ClusterSpec;
@@ -11,11 +12,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -140,18 +139,9 @@ public final class GuideRunner {
         }
     }
 
-    /** Deletes {@code dir} and everything below it, if it exists. */
+    /** Deletes {@code dir} and everything below it, if it exists ({@link TestDirectories#deleteTree}). */
     public static void deleteTree(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
+        TestDirectories.deleteTree(dir);
     }
 
     /** A finished command: its exit code, output and, for a tool line, its JSON report. */
