@@ -1,6 +1,5 @@
 package io.jobinfo.store.seatunnel.harness;
 
-import io.jobinfo.store.spi.StoreNaming;
 import io.jobinfo.store.seatunnel.harness.ScenarioSettings.Variant;
 
 import java.io.IOException;
@@ -266,7 +265,8 @@ public final class EngineScenario {
         row.put("backupBytes", job.backupBytes());
         row.put("ownedPlusBackupBytes", job.totalBytes());
         if (variant == Variant.DROPIN && options.localStore()) {
-            Path blob = store.resolve(StoreNaming.blobName(jobId));
+            // StoreNaming.blobName's form: the scenario's JVM (the demo's) has no jobinfo-store-spi on its classpath
+            Path blob = store.resolve(String.format("%016x.jobinfo", jobId));
             row.put("blobBytes", Files.exists(blob) ? Files.size(blob) : -1L);
         }
         if (wal != null) {

@@ -1,6 +1,5 @@
 package io.jobinfo.store.seatunnel.harness;
 
-import io.jobinfo.store.spi.StoreNaming;
 import com.hazelcast.internal.serialization.Data;
 import com.hazelcast.internal.serialization.impl.HeapData;
 import io.jobinfo.store.seatunnel.harness.ScenarioSettings.Variant;
@@ -160,7 +159,8 @@ public final class PartitionHoldScenario {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         long left;
         do {
-            left = ids.stream().filter(id -> Files.exists(store.resolve(StoreNaming.blobName(id)))).count();
+            // StoreNaming.blobName's form: the scenario's JVM (the demo's) has no jobinfo-store-spi on its classpath
+            left = ids.stream().filter(id -> Files.exists(store.resolve(String.format("%016x.jobinfo", id)))).count();
             if (left == 0) {
                 return;
             }
