@@ -529,6 +529,10 @@ class DropInFaultClassesTest {
         int cutOffPort = ports.stream().filter(p -> p != master).findFirst().orElseThrow();
         int cutOff = ST.cluster().indexOfPort(cutOffPort);
         long pid = ST.cluster().pid(cutOff);
+        long lonesGcRunsBefore = client.dropInMetrics().get(cutOffPort).getOrDefault("gcRuns", 0L);
+        int masterIndex = ST.cluster().indexOfPort(master);
+        int lonesHoldsBefore = holdLines(cutOff);
+        int mastersHoldsBefore = holdLines(masterIndex);
         signal("STOP", pid);
         try {
             // asked of the master: this client's own view may follow membership through the stopped member
@@ -538,8 +542,13 @@ class DropInFaultClassesTest {
         } finally {
             signal("CONT", pid);
         }
-        // the member wakes up alone (a cluster of its own, with its part of the map) until the split brain merges
+        // the member wakes up alone (a cluster of its own, with its part of the map) until the split brain merges;
+        // a gc pass it runs while alone (every 3 s, once it sees itself master) must hold, and says why in its log
         String cutOffLog = ST.cluster().log(cutOff).toString();
+        ClusterClient.await(() -> holdLines(cutOff) > lonesHoldsBefore || client.membersSeenBy(master) == 3
+                        || !ST.cluster().isAlive(cutOff),
+                Duration.ofSeconds(120), () -> "the cut-off member neither held, merged back nor ended: the master"
+                        + " sees " + client.membersSeenBy(master) + "; its log: " + cutOffLog);
         ClusterClient.await(() -> client.membersSeenBy(master) == 3 || !ST.cluster().isAlive(cutOff),
                 Duration.ofSeconds(120), () -> "the cut-off member neither merged back nor ended: the master sees "
                         + client.membersSeenBy(master)
@@ -571,12 +580,35 @@ class DropInFaultClassesTest {
                 + ended);
         assertThat(ended).as("jobs SeaTunnel ended during the split brain (at most 4 of 6, so that at least two test"
                 + " the claim)").hasSizeLessThanOrEqualTo(4);
-        String lone = ST.cluster().logTail(cutOff, 2_000_000);
-        assertThat(lone).as("the cut-off member's log says why it held its deletes")
-                .contains("jobinfo-store drop-in holds its blob deletes");
+        if (holdLines(cutOff) > lonesHoldsBefore) {
+            System.out.println("split brain: the cut-off member held its deletes while alone");
+        } else {
+            // The weaker outcome: the lone cluster merged back before the cut-off member ran a gc pass as its master
+            // (the merge runs every 5 s, the gc every 3 s, at phases of their own). Then it must have run no unheld
+            // gc, and the majority's master, which lost a member too, must have held and said why. Seen once, in a
+            // run of seatunnel-it on 2026-12-07; the test prints which outcome it saw.
+            long lonesGcRuns = client.dropInMetrics().get(cutOffPort).getOrDefault("gcRuns", 0L);
+            System.out.println("split brain, weaker outcome: the cut-off member merged back before its first gc pass"
+                    + " while alone (gc runs " + lonesGcRunsBefore + " -> " + lonesGcRuns + ")");
+            assertThat(lonesGcRuns).as("gc passes the cut-off member ran without a hold (it merged back before"
+                    + " logging one)").isEqualTo(lonesGcRunsBefore);
+            assertThat(holdLines(masterIndex)).as("lines of the majority's master, which lost a member too, saying"
+                    + " that it held its deletes").isGreaterThan(mastersHoldsBefore);
+        }
         if (!ST.cluster().isAlive(cutOff)) {
             ST.cluster().restart(cutOff);
         }
+    }
+
+    /** How many lines of the member's log say that the drop-in held its blob deletes. */
+    static int holdLines(int member) {
+        String log = ST.cluster().logTail(member, Integer.MAX_VALUE);
+        String line = "jobinfo-store drop-in holds its blob deletes";
+        int n = 0;
+        for (int at = log.indexOf(line); at >= 0; at = log.indexOf(line, at + line.length())) {
+            n++;
+        }
+        return n;
     }
 
     /**
