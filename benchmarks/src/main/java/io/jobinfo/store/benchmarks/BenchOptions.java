@@ -439,8 +439,8 @@ final class BenchOptions {
                                            (default 1000,10000), stock and drop-in (history: all) clusters
                   --engine-history-rounds N  its rounds (default: --rounds); medians per count
                   --partition-hold-stores LIST|none  drop-in stores of the real SeaTunnel partition-thread time
-                                           scenario, each beside stock (default local; supported: local only, s3
-                                           and hdfs not yet)
+                                           scenario (default local; supported: local, s3, hdfs, rgw; stock runs
+                                           beside local, or alone if local is not in the list)
                   --partition-hold-rounds N  its rounds (default: --rounds); p99 per round, medians of rounds
                   --no-migrate             skip the migrate / rollback throughput scenario
                   --migrate-parallelism N  its parallelism (default: the migrate command's default)

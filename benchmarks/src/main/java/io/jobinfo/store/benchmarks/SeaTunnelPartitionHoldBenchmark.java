@@ -2,8 +2,11 @@ package io.jobinfo.store.benchmarks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jobinfo.store.demo.engine.EngineHarness;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -11,14 +14,15 @@ import java.util.Map;
 /**
  * Partition-thread time per operation on the real engine (issue 28 item 2): for every round and every store of
  * {@code --partition-hold-stores}, a stock and a drop-in 3-member SeaTunnel 2.3.8 cluster of member processes, the
- * order alternating by round, each running the harness's partition-hold scenario ({@code PartitionHoldScenario}: a
+ * order alternating by round (a store other than local: one drop-in cluster more per round, its server in this JVM,
+ * {@link EngineScaleStores}), each running the harness's partition-hold scenario ({@code PartitionHoldScenario}: a
  * measuring {@code MapInterceptor} on {@code engine_runningJobInfo}; real submits, puts, gets and removes of real jobs'
  * bytes, and {@code kill -9} of the master). Per round, phase and operation, the p50 / p99 / max over all the round's
  * samples go into {@link Metrics} under {@code partitionHold.<variant>.<phase>.<operation>.<stat>}
  * ({@link #key}); {@link SeaTunnelPartitionHoldSection} writes the medians of rounds and the goal's verdict.
  *
  * <p>A failed round (the scenario JVM's error, or jobs not RUNNING again after the kill) is a note and ends the
- * scenario; it never throws. Only the local store is supported ({@link #STORES}).
+ * scenario; it never throws. The stores supported are {@link #STORES}.
  */
 final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
 
@@ -29,8 +33,8 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
     /** The operation key of every sample of a phase together. */
     static final String ALL = "all";
 
-    /** The drop-in stores the scenario can run on: the harness's drop-in cluster writes to a directory of its own. */
-    static final List<String> STORES = List.of("local");
+    /** The drop-in stores the scenario runs on: local (a directory of the cluster's own) and {@link EngineScaleStores}' servers. */
+    static final List<String> STORES = List.of("local", "s3", "hdfs", "rgw");
 
     private int roundsMeasured;
 
@@ -39,7 +43,7 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
         for (String s : o.partitionHoldStores) {
             if (!STORES.contains(s)) {
                 problems.add("--partition-hold-stores: '" + s + "' is not supported (supported: "
-                        + String.join(", ", STORES) + ", or none; s3 and hdfs are not measured by this scenario yet)");
+                        + String.join(", ", STORES) + ", or none)");
             }
         }
         if (o.partitionHoldRounds < 0 || o.partitionHoldRounds > 50) {
@@ -53,16 +57,47 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
 
     @Override
     void rounds(EngineHarness harness) {
+        try (EngineScaleStores servers = new EngineScaleStores(o.partitionHoldStores, work)) {
+            notes.addAll(servers.notes());
+            rounds(harness, servers);
+        }
+    }
+
+    /**
+     * Per round: stock and the drop-in on the local store (or stock alone if local is not asked for), then the
+     * drop-in on each other store whose server runs; the order reversed on odd rounds.
+     */
+    private void rounds(EngineHarness harness, EngineScaleStores servers) {
+        List<String> stores = new ArrayList<>();
+        stores.add(o.partitionHoldStores.contains(EngineScaleStores.LOCAL) ? EngineScaleStores.LOCAL : STOCK);
+        stores.addAll(servers.started());
         for (int round = 0; round < o.partitionHoldRounds(); round++) {
-            for (String store : o.partitionHoldStores) {
-                String order = order(round);
+            List<String> runs = new ArrayList<>(stores);
+            if (round % 2 == 1) {
+                Collections.reverse(runs);
+            }
+            for (String store : runs) {
+                boolean server = !store.equals(EngineScaleStores.LOCAL) && !store.equals(STOCK);
+                String variants = store.equals(EngineScaleStores.LOCAL) ? order(round) : server ? DROPIN : STOCK;
                 ScenarioBenchmark.log("real SeaTunnel partition-thread time, round %d/%d, %s store (%s)", round + 1,
-                        o.partitionHoldRounds(), store, order);
+                        o.partitionHoldRounds(), store, variants);
                 Path dir = work.resolve("seatunnel-partition-hold-" + store + "-" + round);
-                String failure = scenario(harness, List.of("--scenario", "partition-hold", "--members",
+                List<String> args = new ArrayList<>(List.of("--scenario", "partition-hold", "--members",
                         Integer.toString(o.members), "--jobs", "3", "--sizes", "small,medium,large", "--variants",
-                        order, "--plugin-jar", harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap,
-                        "--repeats", Integer.toString(REPEATS)), dir, Duration.ofMinutes(30),
+                        variants, "--plugin-jar", harness.pluginJar().toString(), "--member-heap", o.engineMemberHeap,
+                        "--repeats", Integer.toString(REPEATS)));
+                if (server) {
+                    try {
+                        Path section = servers.writeSection(store, "partition-hold-" + round,
+                                dir.resolve("storage.yaml"));
+                        args.addAll(List.of("--dropin-store", store, "--dropin-storage-yaml", section.toString()));
+                    } catch (IOException e) {
+                        notes.add("Round " + (round + 1) + " (" + store + "): cannot write the store's section under "
+                                + dir + ": " + e);
+                        return;
+                    }
+                }
+                String failure = scenario(harness, args, dir, Duration.ofMinutes(30),
                         result -> record(result, store, dir));
                 if (failure != null) {
                     notes.add("Round " + (round + 1) + " (" + store + ") failed: " + failure);
@@ -77,6 +112,9 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
     String record(JsonNode result, String store, Path dir) {
         String failure = null;
         for (String v : VARIANTS) {
+            if (result.path("variants").path(v).isMissingNode()) {
+                continue; // a run of one variant (the drop-in on a store with a server, or stock alone)
+            }
             JsonNode r = result.path("variants").path(v);
             String variant = variant(v, store);
             JsonNode phases = r.path("phases");

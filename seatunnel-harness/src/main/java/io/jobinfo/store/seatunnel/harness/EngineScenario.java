@@ -171,7 +171,7 @@ public final class EngineScenario {
     }
 
     /** The same with the drop-in's {@code jobinfo-storage} section {@code storageYaml}. */
-    private static ClusterSpec spec(ScenarioSettings settings, Variant variant, String storageYaml, String dropInYaml) {
+    static ClusterSpec spec(ScenarioSettings settings, Variant variant, String storageYaml, String dropInYaml) {
         ClusterSpec spec = ClusterSpec.stock("st-demo-" + variant.id(), settings.members())
                 .withJvmOptions(List.of("-Xmx" + settings.memberHeap()));
         if (variant == Variant.STOCK) {

@@ -24,7 +24,8 @@ import java.util.Map;
  * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario, {@code --scenario
  * partition-hold --repeats 20} {@link PartitionHoldScenario}. {@code --imap-persistence on}
  * (default off) turns on SeaTunnel's IMap persistence in the running-job scenario's clusters and measures its log
- * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives its drop-in the store of that
+ * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives the drop-in of the running-job or
+ * partition-hold scenario the store of that
  * {@code jobinfo-storage:} section (lines under {@code seatunnel.engine}) instead of a local one.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
@@ -62,6 +63,13 @@ public final class EngineScenarioMain {
             scale = new ScaleOptions(onOff(a, "--imap-persistence"), a.getOrDefault("--dropin-store", "local").trim(),
                     storage);
             String scenario = a.getOrDefault("--scenario", "running");
+            if (scenario.equals("history") && !scale.equals(ScaleOptions.DEFAULT)) {
+                throw new IllegalArgumentException("--imap-persistence on and --dropin-store are for --scenario"
+                        + " running and partition-hold only");
+            }
+            if (scenario.equals("partition-hold") && scale.imapPersistence()) {
+                throw new IllegalArgumentException("--imap-persistence on is for --scenario running only");
+            }
             if (scenario.equals("history")) {
                 retained = new ArrayList<>();
                 for (String n : a.getOrDefault("--retained", "1000,10000").split(",")) {
@@ -70,14 +78,10 @@ public final class EngineScenarioMain {
                 new HistoryScenario(settings, retained, System.err);
             } else if (scenario.equals("partition-hold")) {
                 partitionHold = new PartitionHoldScenario(settings, intOf(a, "--repeats",
-                        PartitionHoldScenario.DEFAULT_REPEATS), System.err);
+                        PartitionHoldScenario.DEFAULT_REPEATS), scale, System.err);
             } else if (!scenario.equals("running")) {
                 throw new IllegalArgumentException("--scenario must be running (the default), history or"
                         + " partition-hold, got '" + scenario + "'");
-            }
-            if (!scenario.equals("running") && !scale.equals(ScaleOptions.DEFAULT)) {
-                throw new IllegalArgumentException("--imap-persistence on and --dropin-store are for --scenario"
-                        + " running only");
             }
             if (settings.pluginJar() != null && !Files.isRegularFile(settings.pluginJar())) {
                 throw new IllegalArgumentException("--plugin-jar " + settings.pluginJar() + " is not a file: build it"

@@ -9,7 +9,6 @@ import io.jobinfo.store.seatunnel.harness.partition.PartitionHoldStats;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +19,8 @@ import java.util.Map;
 
 /**
  * Partition-thread time per operation on a real SeaTunnel 2.3.8 cluster of member processes, for one {@link Variant}
- * (issue 28 item 2): stock, or the drop-in on a local store. {@link io.jobinfo.store.seatunnel.harness.partition
- * .PartitionHoldInterceptor} is added to {@code engine_runningJobInfo} through the client before anything runs
+ * (issue 28 item 2): stock, or the drop-in on a local store or on the store of {@link ScaleOptions#storageYaml()}.
+ * {@link io.jobinfo.store.seatunnel.harness.partition.PartitionHoldInterceptor} is added to {@code engine_runningJobInfo} through the client before anything runs
  * (Hazelcast copies it to every member), then, each phase's samples taken on their own:
  * <ol>
  *   <li>{@code submit}: {@code jobs} real streaming FakeSource -> Console jobs submitted with SeaTunnel's client
@@ -52,15 +51,23 @@ public final class PartitionHoldScenario {
 
     private final ScenarioSettings settings;
     private final int repeats;
+    private final ScaleOptions options;
     private final PrintStream progress;
 
-    /** @throws IllegalArgumentException if {@code repeats} is not 1..1000 */
-    public PartitionHoldScenario(ScenarioSettings settings, int repeats, PrintStream progress) {
+    /**
+     * @param options the drop-in's store (its IMap persistence must be off)
+     * @throws IllegalArgumentException if {@code repeats} is not 1..1000, or {@code options} turn IMap persistence on
+     */
+    public PartitionHoldScenario(ScenarioSettings settings, int repeats, ScaleOptions options, PrintStream progress) {
         if (repeats < 1 || repeats > 1000) {
             throw new IllegalArgumentException("--repeats must be 1..1000, got " + repeats);
         }
+        if (options.imapPersistence()) {
+            throw new IllegalArgumentException("the partition-hold scenario runs without IMap persistence");
+        }
         this.settings = settings;
         this.repeats = repeats;
+        this.options = options;
         this.progress = progress;
     }
 
@@ -73,12 +80,12 @@ public final class PartitionHoldScenario {
     public Map<String, Object> run(Variant variant) throws IOException {
         Path dir = settings.workDir().resolve("partition-hold-" + variant.id());
         Path store = dir.resolve("store").toAbsolutePath();
-        ClusterSpec spec = EngineScenario.spec(settings, variant, store, "");
+        ClusterSpec spec = EngineScenario.spec(settings, variant, options.storageSection(store), "");
         String tag = "[partition-hold " + variant.id() + "] ";
         boolean dropIn = variant == Variant.DROPIN;
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("variant", variant.id());
-        r.put("store", dropIn ? "local" : "none");
+        r.put("store", dropIn ? options.storeName() : "none");
         r.put("members", settings.members());
         r.put("memberHeap", settings.memberHeap());
         r.put("repeatsPerSize", repeats);
@@ -100,10 +107,11 @@ public final class PartitionHoldScenario {
             submit.addAll(PartitionHoldMeasurement.collect(client));
             PartitionHoldMeasurement.gets(client, ids);
             List<Sample> get = PartitionHoldMeasurement.collect(client);
+            long deletedBefore = dropIn ? client.dropInTotal("blobsDeleted") : 0;
             PartitionHoldMeasurement.removes(client, ids);
             List<Sample> jobEnd = PartitionHoldMeasurement.collect(client);
             if (dropIn) {
-                awaitBlobs(store, ids, tag);
+                awaitBlobsDeleted(client, deletedBefore, ids.size(), tag);
             }
             PartitionHoldMeasurement.collect(client);
             progress.printf("%s%d real jobs RUNNING, %d puts, gets and removes measured; kill -9 of the master%n",
@@ -151,23 +159,23 @@ public final class PartitionHoldScenario {
     }
 
     /**
-     * Waits up to 60 s until the local store holds none of the measurement entries' blobs (the drop-in deletes them
-     * off the partition threads after the removals), so that those deletions do not run during the restore; then
-     * goes on whatever is left, with a line on the progress stream if some are still there.
+     * Waits up to 60 s until the members' drop-ins have deleted {@code count} more blobs than {@code before} (the
+     * measurement entries' blobs, deleted off the partition threads after their removal), so that those deletions do
+     * not run during the restore; then goes on whatever is left, with a line on the progress stream if some are not
+     * deleted yet. Read from the drop-in's counters, so the same on every store.
      */
-    private void awaitBlobs(Path store, List<Long> ids, String tag) {
+    private void awaitBlobsDeleted(ClusterClient client, long before, int count, String tag) {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        long left;
+        long deleted;
         do {
-            // StoreNaming.blobName's form: the scenario's JVM (the demo's) has no jobinfo-store-spi on its classpath
-            left = ids.stream().filter(id -> Files.exists(store.resolve(String.format("%016x.jobinfo", id)))).count();
-            if (left == 0) {
+            deleted = client.dropInTotal("blobsDeleted") - before;
+            if (deleted >= count) {
                 return;
             }
             EngineScenario.sleep(200);
         } while (System.nanoTime() < deadline);
-        progress.printf("%s%d of the %d measurement entries' blobs still in the store 60 s after their removal%n",
-                tag, left, ids.size());
+        progress.printf("%s%d of the %d measurement entries' blobs not deleted yet 60 s after their removal%n",
+                tag, count - deleted, count);
     }
 
     /** Kills the master, waits until every job is RUNNING again, adds what the survivors sampled to {@code restore}. */

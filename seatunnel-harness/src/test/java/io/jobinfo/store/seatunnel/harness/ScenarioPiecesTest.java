@@ -60,6 +60,32 @@ class ScenarioPiecesTest {
     }
 
     @Test
+    void theStoreOptionsAreRefusedByNameWhereAScenarioCannotUseThem(@TempDir Path dir) throws Exception {
+        java.nio.file.Path yaml = java.nio.file.Files.writeString(dir.resolve("s3.yaml"),
+                "jobinfo-storage:\n  type: s3\n");
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream saved = System.err;
+        System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            assertThat(EngineScenarioMain.run(new String[] {"--out", dir.resolve("o.json").toString(), "--work-dir",
+                dir.toString(), "--variants", "stock", "--scenario", "partition-hold", "--imap-persistence", "on"})).isEqualTo(2);
+            assertThat(EngineScenarioMain.run(new String[] {"--out", dir.resolve("o.json").toString(), "--work-dir",
+                dir.toString(), "--variants", "stock", "--scenario", "history", "--dropin-store", "s3", "--dropin-storage-yaml",
+                yaml.toString()})).isEqualTo(2);
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8))
+                .contains("--imap-persistence on is for --scenario running only")
+                .contains("--imap-persistence on and --dropin-store are for --scenario running and partition-hold"
+                        + " only");
+        assertThatThrownBy(() -> new PartitionHoldScenario(new ScenarioSettings(3, 3, List.of(JobSize.SMALL),
+                List.of(Variant.STOCK), dir, null, Duration.ofSeconds(1), "1g", 30_000, 1), 5,
+                new ScaleOptions(true, "local", null), System.err))
+                .hasMessageContaining("runs without IMap persistence");
+    }
+
+    @Test
     void mediansPerSizeAndNearestRankPercentiles() {
         List<Map<String, Object>> jobs = List.of(job("small", 20_000), job("small", 20_400), job("small", 20_100),
                 job("large", 3_309_042));
