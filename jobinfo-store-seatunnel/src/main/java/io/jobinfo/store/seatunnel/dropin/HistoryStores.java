@@ -27,6 +27,8 @@ final class HistoryStores {
     private final Map<String, JobInfoResolver> resolversByMap = new LinkedHashMap<>();
     /** The started movers by map; written by the start thread only ({@link WorkerStart}), read at close. */
     private final Map<String, HistoryMover> movers = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Set first by {@link #close}: a mover that {@link #start} starts after it is stopped again at once. */
+    private volatile boolean closed;
     /** The member's counters, which the movers count their moves and deletes in. */
     private DropInMetrics metrics;
 
@@ -82,11 +84,15 @@ final class HistoryStores {
 
     /**
      * Starts a mover per map, once the member has started; {@code everyMemberHasThePlugin} is the running-job mover's
-     * cached check ({@link JobInfoMover#everyMemberHasThePlugin()}).
+     * cached check ({@link JobInfoMover#everyMemberHasThePlugin()}). After {@link #close()}, or racing it, it leaves no
+     * mover running: close stops those it sees, this stops those started after close began.
      */
     void start(HazelcastInstance instance, SerializationService serialization, DropInSettings settings, ILogger logger,
                java.util.function.BooleanSupplier everyMemberHasThePlugin) {
         for (Map.Entry<String, JobInfoStore> e : stores.entrySet()) {
+            if (closed) {
+                return;
+            }
             if (movers.containsKey(e.getKey())) {
                 continue; // started by an earlier attempt
             }
@@ -99,10 +105,15 @@ final class HistoryStores {
                 throw failed;
             }
             movers.put(e.getKey(), m);
+            if (closed) {
+                m.stop(); // close may have gone over the movers before this one was in
+                return;
+            }
         }
     }
 
     void close() {
+        closed = true;
         for (HistoryMover m : movers.values()) {
             m.stop();
         }
