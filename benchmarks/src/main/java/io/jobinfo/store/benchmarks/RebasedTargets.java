@@ -50,6 +50,44 @@ final class RebasedTargets {
         };
     }
 
+    /** A store's submit p99 and its floor (the bare write, then the bare put), medians across rounds. */
+    private record SubmitAnchor(String store, double submit, double floor) {
+        double ratio() {
+            return submit / floor;
+        }
+    }
+
+    /** A store's blob-phase bandwidth and its verification floor at the headline loader count, medians. */
+    private record BlobPhase(String store, double blob, double floor) {
+        double ratio() {
+            return blob / floor;
+        }
+    }
+
+    /** Every store with both its submit p99 and its floor measured, in the order of the stores. */
+    private List<SubmitAnchor> submitAnchors() {
+        List<SubmitAnchor> out = new ArrayList<>();
+        for (String s : stores) {
+            if (m.has(both(s) + ".p99") && m.has("submit." + s + ".p99")) {
+                out.add(new SubmitAnchor(s, m.median("submit." + s + ".p99"), m.median(both(s) + ".p99")));
+            }
+        }
+        return out;
+    }
+
+    /** Every store with its verification floor measured, in the order of the stores. */
+    private List<BlobPhase> blobPhases() {
+        List<BlobPhase> out = new ArrayList<>();
+        for (String s : stores) {
+            String bw = "restore." + s + ".p" + p + ".bw";
+            String fl = "floor." + s + ".p" + p + ".bw";
+            if (m.has(bw) && m.has(fl)) {
+                out.add(new BlobPhase(s, m.median(bw), m.median(fl)));
+            }
+        }
+        return out;
+    }
+
     private String both(String s) {
         return ScenarioBenchmark.anchorPrefix(s) + "durableWriteThenPut";
     }
@@ -61,27 +99,15 @@ final class RebasedTargets {
     /** Summary rows: {@code #, figure, measured, anchor, ratio, target, verdict}. */
     List<String[]> summaryRows() {
         List<String[]> rows = new ArrayList<>();
-        for (String s : stores) {
-            if (!m.has(both(s) + ".p99") || !m.has("submit." + s + ".p99")) {
-                continue;
-            }
-            double sub = m.median("submit." + s + ".p99");
-            double floor = m.median(both(s) + ".p99");
-            rows.add(new String[] {"2", "submit p99, " + s, ms(sub), ms(floor) + " " + bareWrite(s)
-                + ", then bare putIfAbsent", x(sub / floor), "<= " + SUBMIT_TARGET + "x",
-                verdict(sub / floor <= SUBMIT_TARGET)});
+        for (SubmitAnchor a : submitAnchors()) {
+            rows.add(new String[] {"2", "submit p99, " + a.store(), ms(a.submit()), ms(a.floor()) + " "
+                + bareWrite(a.store()) + ", then bare putIfAbsent", x(a.ratio()), "<= " + SUBMIT_TARGET + "x",
+                verdict(a.ratio() <= SUBMIT_TARGET)});
         }
-        for (String s : stores) {
-            String bw = "restore." + s + ".p" + p + ".bw";
-            String fl = "floor." + s + ".p" + p + ".bw";
-            if (!m.has(bw) || !m.has(fl)) {
-                continue;
-            }
-            double b = m.median(bw);
-            double f = m.median(fl);
-            rows.add(new String[] {"3", "blob phase bandwidth, " + s + " (" + p + " loaders)", mbs(b), mbs(f)
-                + " read + SHA-256 + decode, same bytes, same threads", pct(b / f),
-                ">= " + Math.round(FLOOR_TARGET * 100) + "%", verdict(b / f >= FLOOR_TARGET)});
+        for (BlobPhase b : blobPhases()) {
+            rows.add(new String[] {"3", "blob phase bandwidth, " + b.store() + " (" + p + " loaders)", mbs(b.blob()),
+                mbs(b.floor()) + " read + SHA-256 + decode, same bytes, same threads", pct(b.ratio()),
+                ">= " + Math.round(FLOOR_TARGET * 100) + "%", verdict(b.ratio() >= FLOOR_TARGET)});
         }
         if (m.has("restore." + delayed() + ".killToAll") && m.has("restore.s3.killToAll")) {
             double d = m.median("restore." + delayed() + ".killToAll");
@@ -120,17 +146,11 @@ final class RebasedTargets {
         }
         md.append("\n| store | blob phase MB/s | read + SHA-256 + decode MB/s | raw read MB/s | blob phase / floor |"
                 + " floor / raw |\n|---|---|---|---|---|---|\n");
-        for (String s : stores) {
-            String fl = "floor." + s + ".p" + p + ".bw";
-            if (!m.has(fl)) {
-                continue;
-            }
-            double b = m.median("restore." + s + ".p" + p + ".bw");
-            double f = m.median(fl);
-            double r = m.median("raw." + s + ".p" + p + ".bw");
-            md.append("| ").append(s).append(" | ").append(ReportWriter.f0(b)).append(" | ")
-                    .append(ReportWriter.f0(f)).append(" | ").append(ReportWriter.f0(r)).append(" | ")
-                    .append(pct(b / f)).append(" | ").append(pct(f / r)).append(" |\n");
+        for (BlobPhase b : blobPhases()) {
+            double r = m.median("raw." + b.store() + ".p" + p + ".bw");
+            md.append("| ").append(b.store()).append(" | ").append(ReportWriter.f0(b.blob())).append(" | ")
+                    .append(ReportWriter.f0(b.floor())).append(" | ").append(ReportWriter.f0(r)).append(" | ")
+                    .append(pct(b.ratio())).append(" | ").append(pct(b.floor() / r)).append(" |\n");
         }
         md.append('\n');
     }
@@ -142,13 +162,11 @@ final class RebasedTargets {
     /** For each missed target, what bounds it, with this run's figures. */
     List<String> explain() {
         List<String> out = new ArrayList<>();
-        for (String s : stores) {
-            if (!m.has(both(s) + ".p99") || !m.has("submit." + s + ".p99")) {
-                continue;
-            }
-            double sub = m.median("submit." + s + ".p99");
-            double floor = m.median(both(s) + ".p99");
-            if (sub / floor > SUBMIT_TARGET) {
+        for (SubmitAnchor a : submitAnchors()) {
+            String s = a.store();
+            double sub = a.submit();
+            double floor = a.floor();
+            if (a.ratio() > SUBMIT_TARGET) {
                 out.add(String.format(Locale.ROOT, "**2. Submit p99 on %s: %.2f ms, %.2fx its floor's %.2f ms (%s,"
                         + " then a bare putIfAbsent).** Over the slowest 1%% of submits: encode %.2f, blob write"
                         + " %.2f, pointer write %.2f, the rest %.2f and GC %.2f ms on average (the bare write's own"
@@ -163,14 +181,11 @@ final class RebasedTargets {
                         m.median(ScenarioBenchmark.anchorPrefix(s) + "putAfterWrite.p99")));
             }
         }
-        for (String s : stores) {
-            String fl = "floor." + s + ".p" + p + ".bw";
-            if (!m.has(fl)) {
-                continue;
-            }
-            double b = m.median("restore." + s + ".p" + p + ".bw");
-            double f = m.median(fl);
-            if (b / f < FLOOR_TARGET) {
+        for (BlobPhase phase : blobPhases()) {
+            String s = phase.store();
+            double b = phase.blob();
+            double f = phase.floor();
+            if (phase.ratio() < FLOOR_TARGET) {
                 out.add(String.format(Locale.ROOT, "**3. Blob phase on %s: %.0f MB/s, %.0f%% of the verification"
                         + " floor (%.0f MB/s: read + SHA-256 + decode on %d threads; raw read %.0f MB/s).** The"
                         + " restore does on top of the floor: the header and job-id checks, CRC32C of every byte%s,"
