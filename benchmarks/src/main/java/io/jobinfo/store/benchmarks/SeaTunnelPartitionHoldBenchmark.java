@@ -33,7 +33,7 @@ final class SeaTunnelPartitionHoldBenchmark extends RealEngineBenchmark {
     /** The operation key of every sample of a phase together. */
     static final String ALL = "all";
 
-    /** The drop-in stores the scenario runs on: local (a directory of the cluster's own) and {@link EngineScaleStores}' servers. */
+    /** Its drop-in stores: local (a directory of the cluster's own) and the servers of {@link EngineScaleStores}. */
     static final List<String> STORES = List.of("local", "s3", "hdfs", "rgw");
 
     private int roundsMeasured;

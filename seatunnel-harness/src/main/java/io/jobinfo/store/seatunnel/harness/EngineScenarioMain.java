@@ -24,9 +24,9 @@ import java.util.Map;
  * --retained 1000,10000} runs {@link HistoryScenario} instead of the running-job scenario, {@code --scenario
  * partition-hold --repeats 20} {@link PartitionHoldScenario}. {@code --imap-persistence on}
  * (default off) turns on SeaTunnel's IMap persistence in the running-job scenario's clusters and measures its log
- * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives the drop-in of the running-job or
- * partition-hold scenario the store of that
- * {@code jobinfo-storage:} section (lines under {@code seatunnel.engine}) instead of a local one.
+ * ({@link EngineScenario}); {@code --dropin-store s3 --dropin-storage-yaml FILE} gives the drop-in of the running-job
+ * or partition-hold scenario the store of that {@code jobinfo-storage:} section (lines under
+ * {@code seatunnel.engine}) instead of a local one.
  *
  * <p>Exit codes: 0 the scenario ran (whether every job came back is in the JSON), 1 it could not run to the end
  * (the JSON's {@code error} says why and names the member log), 2 invalid arguments.

@@ -20,8 +20,9 @@ import java.util.Map;
 /**
  * Partition-thread time per operation on a real SeaTunnel 2.3.8 cluster of member processes, for one {@link Variant}
  * (issue 28 item 2): stock, or the drop-in on a local store or on the store of {@link ScaleOptions#storageYaml()}.
- * {@link io.jobinfo.store.seatunnel.harness.partition.PartitionHoldInterceptor} is added to {@code engine_runningJobInfo} through the client before anything runs
- * (Hazelcast copies it to every member), then, each phase's samples taken on their own:
+ * {@link io.jobinfo.store.seatunnel.harness.partition.PartitionHoldInterceptor} is added to
+ * {@code engine_runningJobInfo} through the client before anything runs (Hazelcast copies it to every member), then,
+ * each phase's samples taken on their own:
  * <ol>
  *   <li>{@code submit}: {@code jobs} real streaming FakeSource -> Console jobs submitted with SeaTunnel's client
  *   (sizes taking turns), each until RUNNING and, with the drop-in, moved; then {@code repeats} puts per size of the

@@ -68,10 +68,11 @@ class ScenarioPiecesTest {
         System.setErr(new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
         try {
             assertThat(EngineScenarioMain.run(new String[] {"--out", dir.resolve("o.json").toString(), "--work-dir",
-                dir.toString(), "--variants", "stock", "--scenario", "partition-hold", "--imap-persistence", "on"})).isEqualTo(2);
+                dir.toString(), "--variants", "stock", "--scenario", "partition-hold", "--imap-persistence", "on"}))
+                    .isEqualTo(2);
             assertThat(EngineScenarioMain.run(new String[] {"--out", dir.resolve("o.json").toString(), "--work-dir",
-                dir.toString(), "--variants", "stock", "--scenario", "history", "--dropin-store", "s3", "--dropin-storage-yaml",
-                yaml.toString()})).isEqualTo(2);
+                dir.toString(), "--variants", "stock", "--scenario", "history", "--dropin-store", "s3",
+                "--dropin-storage-yaml", yaml.toString()})).isEqualTo(2);
         } finally {
             System.setErr(saved);
         }
