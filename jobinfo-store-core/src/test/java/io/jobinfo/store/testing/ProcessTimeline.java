@@ -20,16 +20,27 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * What a soak records of its member processes over time, and its flatness verdict: samples of each process (heap used
- * after a full GC, open file descriptors from {@code /proc/<pid>/fd}, threads from {@code /proc/<pid>/status}, and one
- * figure of the soak's own), the master kills with their recovery time, and per process that lived long enough the
+ * after a full GC, open file descriptors from {@code /proc/<pid>/fd}, threads from {@code /proc/<pid>/status} and by
+ * name from {@code /proc/<pid>/task/<tid>/comm}, and one figure of the soak's own), the master kills with their recovery time, and per process that lived long enough the
  * median of an early window (after a warm-up) against the median of its last window. Used by integration-tests'
  * {@code SoakTest} (library member JVMs) and seatunnel-it's {@code DropInSoakTest} (SeaTunnel member processes);
  * here, in the core test-jar, so that neither module needs the other. Not thread-safe: one soak thread samples.
  */
 public final class ProcessTimeline {
 
-    /** One sample of one process; {@code extra} is the soak's own figure (cached bytes, running jobs). */
-    public record Sample(double t, String member, long pid, double heapMib, int fds, int threads, long extra) {
+    /**
+     * One sample of one process; {@code extra} is the soak's own figure (cached bytes, running jobs);
+     * {@code threadGroups}: its threads by {@linkplain #threadGroup name group}, empty if they could not be read.
+     */
+    public record Sample(double t, String member, long pid, double heapMib, int fds, int threads, long extra,
+                         Map<String, Integer> threadGroups) {
+    }
+
+    /** How many threads of one name group a process gained from the early window to the late one (medians). */
+    public record ThreadGrowth(String group, double early, double late) {
+        public double growth() {
+            return late - early;
+        }
     }
 
     /** A master kill {@code t} seconds into the soak and how long until everything was back. */
@@ -89,11 +100,65 @@ public final class ProcessTimeline {
                     .filter(l -> l.startsWith("Threads:")).mapToInt(l -> Integer.parseInt(l.substring(8).trim()))
                     .findFirst().orElse(-1);
             firstSeen.putIfAbsent(member, t);
-            samples.add(new Sample(t, member, pid, heapMib, fds, threads, extra));
+            samples.add(new Sample(t, member, pid, heapMib, fds, threads, extra, threadGroups(pid)));
             return true;
         } catch (IOException | RuntimeException e) {
             return false;
         }
+    }
+
+    /**
+     * The process's threads by name group: each thread's {@code comm} (the kernel's copy of its name, cut to 15
+     * bytes) without its digits and trailing separators, so that {@code seatunnel-coordinator-service-11} and
+     * {@code -12} count together. Empty if the task list cannot be read (the process is gone, or not Linux).
+     */
+    static Map<String, Integer> threadGroups(long pid) {
+        Map<String, Integer> groups = new java.util.TreeMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            tasks.forEach(task -> {
+                try {
+                    groups.merge(threadGroup(Files.readString(task.resolve("comm")).trim()), 1, Integer::sum);
+                } catch (IOException | RuntimeException gone) {
+                    // the thread ended between the listing and the read
+                }
+            });
+        } catch (IOException | RuntimeException e) {
+            return Map.of();
+        }
+        return groups;
+    }
+
+    /** The name group of a thread name: its digits removed, then trailing {@code -}, {@code .}, {@code _}, {@code #}. */
+    static String threadGroup(String name) {
+        String g = name.replaceAll("[0-9]+", "").replaceAll("[-._# ]+$", "");
+        return g.isEmpty() ? "(digits only)" : g;
+    }
+
+    /**
+     * The thread name groups of {@code member} whose median count grew from its early window to its late one (the
+     * windows of {@link #flatness()}), the largest growth first; empty if it was not judged.
+     */
+    public List<ThreadGrowth> threadGrowth(String member) {
+        List<Sample> own = samples.stream().filter(s -> s.member().equals(member)).toList();
+        if (own.isEmpty() || own.get(own.size() - 1).t() - own.get(0).t() < limits.minLifeSeconds()) {
+            return List.of();
+        }
+        double from = own.get(0).t() + limits.warmupSeconds();
+        double last = own.get(own.size() - 1).t();
+        List<Sample> early = own.stream().filter(s -> s.t() >= from && s.t() < from + limits.windowSeconds()).toList();
+        List<Sample> late = own.stream().filter(s -> s.t() > last - limits.windowSeconds()).toList();
+        java.util.Set<String> names = new java.util.TreeSet<>();
+        own.forEach(s -> names.addAll(s.threadGroups().keySet()));
+        List<ThreadGrowth> out = new ArrayList<>();
+        for (String g : names) {
+            ThreadGrowth tg = new ThreadGrowth(g, median(early, s -> s.threadGroups().getOrDefault(g, 0)),
+                    median(late, s -> s.threadGroups().getOrDefault(g, 0)));
+            if (tg.growth() > 0) {
+                out.add(tg);
+            }
+        }
+        out.sort(java.util.Comparator.comparingDouble(ThreadGrowth::growth).reversed());
+        return out;
     }
 
     public void kill(double t, double recoverySeconds, int restored) {
@@ -157,10 +222,13 @@ public final class ProcessTimeline {
         b.append("\n  ],\n  \"samples\": [");
         for (int i = 0; i < samples.size(); i++) {
             Sample s = samples.get(i);
+            StringBuilder groups = new StringBuilder();
+            s.threadGroups().forEach((g, n) -> groups.append(groups.length() == 0 ? "" : ", ").append('"')
+                    .append(g.replace("\\", "\\\\").replace("\"", "\\\"")).append("\": ").append(n));
             b.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
                     "    {\"t\": %.1f, \"member\": \"%s\", \"pid\": %d, \"heapUsedAfterGcMib\": %.2f, \"fds\": %d,"
-                            + " \"threads\": %d, \"%s\": %d}", s.t(), s.member(), s.pid(), s.heapMib(), s.fds(),
-                    s.threads(), extraName, s.extra()));
+                            + " \"threads\": %d, \"%s\": %d, \"threadGroups\": {%s}}", s.t(), s.member(), s.pid(),
+                    s.heapMib(), s.fds(), s.threads(), extraName, s.extra(), groups));
         }
         return b.append("\n  ]").toString();
     }
@@ -175,9 +243,21 @@ public final class ProcessTimeline {
                 (int) (limits.windowSeconds() / 60), (int) (limits.warmupSeconds() / 60),
                 (int) (limits.windowSeconds() / 60), limits.heapMib(), limits.fds(), limits.threads()));
         b.append("| member process | lived | metric | early | late | flat |\n|---|---:|---|---:|---:|---|\n");
+        List<String> grew = new ArrayList<>();
         for (Flatness f : flatness()) {
             b.append(String.format(Locale.ROOT, "| %s | %.0f min | %s | %.1f | %.1f | %s |%n", f.member(),
                     f.lifeSeconds() / 60, f.metric(), f.early(), f.late(), f.flat() ? "yes" : "**no**"));
+            if (!f.flat() && f.metric().equals("threads")) {
+                List<String> top = threadGrowth(f.member()).stream().limit(5).map(g -> String.format(Locale.ROOT,
+                        "`%s` %+.0f", g.group(), g.growth())).toList();
+                grew.add("- " + f.member() + ": " + (top.isEmpty() ? "no name group grew (threads by name not read)"
+                        : String.join(", ", top)));
+            }
+        }
+        if (!grew.isEmpty()) {
+            b.append("\nThreads that grew, by name group (`/proc/<pid>/task/*/comm` without digits; median of the late"
+                    + " window minus that of the early one; at most five per process):\n\n");
+            grew.forEach(g -> b.append(g).append('\n'));
         }
         return b.toString();
     }
