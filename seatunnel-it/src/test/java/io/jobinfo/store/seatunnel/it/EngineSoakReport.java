@@ -98,6 +98,36 @@ final class EngineSoakReport {
         return b.append(']').toString();
     }
 
+    /**
+     * A failed operation as the docs list it: what failed, up to SeaTunnel's detail, and the detail's innermost
+     * {@code Caused by:} with its first frame outside the JDK (a job's detail holds SeaTunnel's whole stack trace,
+     * some 3 KB);
+     * soak.json keeps the whole text.
+     */
+    static String shortFailure(String failure) {
+        int detail = failure.indexOf("; SeaTunnel's detail:");
+        if (detail < 0) {
+            return failure;
+        }
+        String[] lines = failure.substring(detail).replace("\\n", "\n").replace("\\t", "\t").split("\n");
+        String cause = null;
+        for (int i = 0; i < lines.length; i++) {
+            if (lines[i].trim().startsWith("Caused by:")) {
+                cause = lines[i].trim().replace("\\\"", "\"");
+                // its first frame outside the JDK: where SeaTunnel's code failed
+                for (int j = i + 1; j < lines.length && lines[j].trim().startsWith("at "); j++) {
+                    String frame = lines[j].trim();
+                    if (!frame.startsWith("at java.") && !frame.contains("java.base/")) {
+                        cause += " " + frame;
+                        break;
+                    }
+                }
+            }
+        }
+        return failure.substring(0, detail) + (cause == null ? "" : "; SeaTunnel's root cause: " + cause)
+                + " (the whole detail in soak.json)";
+    }
+
     /** The docs section: what ran, the figures, the verdict, the chart. */
     String markdown() {
         StringBuilder b = new StringBuilder();
@@ -135,7 +165,7 @@ final class EngineSoakReport {
                 timeline.max(s -> s.fds()), timeline.max(s -> s.threads())));
         b.append('\n');
         for (String f : failedOps) {
-            b.append("- failed: ").append(f).append('\n');
+            b.append("- failed: ").append(shortFailure(f)).append('\n');
         }
         for (String l : lost) {
             b.append("- lost: ").append(l).append('\n');

@@ -48,4 +48,26 @@ class PublishEngineSoakReportTest {
                 .doesNotContain("No soak yet").endsWith(ReliabilitySection.ENGINE_SOAK.end() + "\ntail\n");
         assertThat(Files.size(docs.resolve("reliability").resolve("engine-soak.png"))).isGreaterThan(1000);
     }
+
+    @Test
+    void aFailedOperationIsListedWithSeaTunnelsRootCauseNotItsWholeStackTrace() {
+        // as ClusterClient.detailOf gives a job's detail: SeaTunnel's JSON, its errorMessage's newlines escaped
+        String failure = "2941 s: cancel failed: java.lang.AssertionError: job 7 ended FAILED while awaiting CANCELED;"
+                + " SeaTunnel's detail: {\"jobId\":7,\"errorMessage\":\"org.apache.seatunnel.engine.server"
+                + ".checkpoint.CheckpointException: CheckpointCoordinator inside have error.\\n\\tat org.apache"
+                + ".seatunnel.engine.server.checkpoint.CheckpointCoordinator.handleCoordinatorError("
+                + "CheckpointCoordinator.java:281)\\nCaused by: java.lang.NullPointerException: Cannot invoke"
+                + " \\\"PendingCheckpoint.abortCheckpointTimeoutFutureWhenIsCompleted()\\\"\\n\\tat java.base/java"
+                + ".util.concurrent.ConcurrentHashMap.remove(ConcurrentHashMap.java:1102)\\n\\tat org.apache"
+                + ".seatunnel.engine.server.checkpoint.CheckpointCoordinator.completePendingCheckpoint("
+                + "CheckpointCoordinator.java:891)\\n\\t... 7 more\\n\"}";
+        assertThat(EngineSoakReport.shortFailure(failure)).isEqualTo("2941 s: cancel failed:"
+                + " java.lang.AssertionError: job 7 ended FAILED while awaiting CANCELED; SeaTunnel's root cause:"
+                + " Caused by: java.lang.NullPointerException: Cannot invoke"
+                + " \"PendingCheckpoint.abortCheckpointTimeoutFutureWhenIsCompleted()\" at org.apache.seatunnel"
+                + ".engine.server.checkpoint.CheckpointCoordinator.completePendingCheckpoint("
+                + "CheckpointCoordinator.java:891) (the whole detail in soak.json)");
+        assertThat(EngineSoakReport.shortFailure("12 s: submit failed: timeout"))
+                .isEqualTo("12 s: submit failed: timeout");
+    }
 }
