@@ -175,9 +175,11 @@ class DropInHistoryMapsTest {
                         () -> "8 s TTL, " + (System.currentTimeMillis() - putAt) + " ms after the put: "
                                 + MAPS.stream().map(map -> map + " " + client.mapFigures(map) + ", blobs left "
                                 + blobFiles(blobsOf(store, map)).keySet()).toList());
-                // the expiry deletes, all after the restart, so both members' counters hold them
-                assertThat(client.dropInTotal("historyBlobsDeleted")).as("history deletes counted: %s",
-                        client.dropInMetrics()).isGreaterThanOrEqualTo((long) MAPS.size() * ids.size());
+                // the expiry deletes, all after the restart, so both members' counters hold them; a member counts a
+                // delete just after the blob is gone, so the last one may be counted a moment after the await above
+                // (seen once: 29 of 30 read, 30 in the same failure message)
+                ClusterClient.await(() -> client.dropInTotal("historyBlobsDeleted") >= (long) MAPS.size() * ids.size(),
+                        Duration.ofSeconds(10), () -> "history deletes counted: " + client.dropInMetrics());
             }
         }
     }
