@@ -133,6 +133,11 @@ final class HistoryMover extends EntryChanges.WithExpiry<Object> {
                 TimeUnit.MILLISECONDS);
     }
 
+    /** Whether this mover's worker may still run a task: false once {@link #stop()} has ended it. */
+    boolean running() {
+        return !worker.isTerminated();
+    }
+
     void stop() {
         worker.shutdownNow();
         ClusterViewGuard v = view;

@@ -112,6 +112,11 @@ final class HistoryStores {
         }
     }
 
+    /** How many of the movers started here still run (see {@link HistoryMover#running()}). */
+    long runningMovers() {
+        return movers.values().stream().filter(HistoryMover::running).count();
+    }
+
     void close() {
         closed = true;
         for (HistoryMover m : movers.values()) {
