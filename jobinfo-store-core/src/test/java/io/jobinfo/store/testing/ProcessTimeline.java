@@ -21,10 +21,16 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * What a soak records of its member processes over time, and its flatness verdict: samples of each process (heap used
  * after a full GC, open file descriptors from {@code /proc/<pid>/fd}, threads from {@code /proc/<pid>/status} and by
- * name from {@code /proc/<pid>/task/<tid>/comm}, and one figure of the soak's own), the master kills with their recovery time, and per process that lived long enough the
- * median of an early window (after a warm-up) against the median of its last window. Used by integration-tests'
+ * name from {@code /proc/<pid>/task/<tid>/comm}, and one figure of the soak's own), the master kills with their
+ * recovery time, and per process that lived long enough the median of an early window (after a warm-up) against the
+ * median of its last window. Used by integration-tests'
  * {@code SoakTest} (library member JVMs) and seatunnel-it's {@code DropInSoakTest} (SeaTunnel member processes);
  * here, in the core test-jar, so that neither module needs the other. Not thread-safe: one soak thread samples.
+ *
+ * <p>A process that becomes master ({@link #promoted}) takes on work that a member does not do (a SeaTunnel master
+ * starts a checkpoint coordinator per pipeline and its coordinator service's pool), so its life is judged in two
+ * parts, each on its own: before it became master and as master. A part is judged like a life: only if it lasted at
+ * least {@link Limits#minLifeSeconds()}, with its own warm-up.
  */
 public final class ProcessTimeline {
 
@@ -47,8 +53,13 @@ public final class ProcessTimeline {
     public record Kill(double t, double recoverySeconds, int restored) {
     }
 
-    /** One metric of one process: medians of its early and late windows, and whether the growth is in bounds. */
-    public record Flatness(String member, String metric, double early, double late, double limit, double lifeSeconds) {
+    /**
+     * One metric of one part of a process's life ({@code part}: {@value #WHOLE_LIFE}, {@value #BEFORE_MASTER} or
+     * {@value #AS_MASTER}): medians of its early and late windows, and whether the growth is in bounds;
+     * {@code lifeSeconds} is the length of that part.
+     */
+    public record Flatness(String member, String part, String metric, double early, double late, double limit,
+                           double lifeSeconds) {
         public boolean flat() {
             return late - early <= limit;
         }
@@ -69,6 +80,11 @@ public final class ProcessTimeline {
     private final List<Sample> samples = new ArrayList<>();
     private final List<Kill> kills = new ArrayList<>();
     private final Map<String, Double> firstSeen = new LinkedHashMap<>();
+    private final Map<String, Double> promotedAt = new LinkedHashMap<>();
+
+    public static final String WHOLE_LIFE = "whole life";
+    public static final String BEFORE_MASTER = "before it became master";
+    public static final String AS_MASTER = "as master";
 
     public ProcessTimeline(Limits limits) {
         this.limits = limits;
@@ -135,24 +151,23 @@ public final class ProcessTimeline {
     }
 
     /**
-     * The thread name groups of {@code member} whose median count grew from its early window to its late one (the
-     * windows of {@link #flatness()}), the largest growth first; empty if it was not judged.
+     * The thread name groups of {@code member} whose median count grew from the early window to the late one of
+     * {@code part} of its life (the windows of {@link #flatness()}), the largest growth first; empty if that part was
+     * not judged.
      */
-    public List<ThreadGrowth> threadGrowth(String member) {
-        List<Sample> own = samples.stream().filter(s -> s.member().equals(member)).toList();
-        if (own.isEmpty() || own.get(own.size() - 1).t() - own.get(0).t() < limits.minLifeSeconds()) {
+    public List<ThreadGrowth> threadGrowth(String member, String part) {
+        Part judged = parts().stream().filter(p -> p.member.equals(member) && p.name.equals(part)).findFirst()
+                .orElse(null);
+        if (judged == null) {
             return List.of();
         }
-        double from = own.get(0).t() + limits.warmupSeconds();
-        double last = own.get(own.size() - 1).t();
-        List<Sample> early = own.stream().filter(s -> s.t() >= from && s.t() < from + limits.windowSeconds()).toList();
-        List<Sample> late = own.stream().filter(s -> s.t() > last - limits.windowSeconds()).toList();
         java.util.Set<String> names = new java.util.TreeSet<>();
-        own.forEach(s -> names.addAll(s.threadGroups().keySet()));
+        judged.early.forEach(s -> names.addAll(s.threadGroups().keySet()));
+        judged.late.forEach(s -> names.addAll(s.threadGroups().keySet()));
         List<ThreadGrowth> out = new ArrayList<>();
         for (String g : names) {
-            ThreadGrowth tg = new ThreadGrowth(g, median(early, s -> s.threadGroups().getOrDefault(g, 0)),
-                    median(late, s -> s.threadGroups().getOrDefault(g, 0)));
+            ThreadGrowth tg = new ThreadGrowth(g, median(judged.early, s -> s.threadGroups().getOrDefault(g, 0)),
+                    median(judged.late, s -> s.threadGroups().getOrDefault(g, 0)));
             if (tg.growth() > 0) {
                 out.add(tg);
             }
@@ -161,30 +176,63 @@ public final class ProcessTimeline {
         return out;
     }
 
+    /**
+     * Records that {@code member} became master at {@code t} (seconds into the soak); from then on its samples are
+     * judged apart from those before. Only the first call per member counts: a master is the member a soak kills.
+     */
+    public void promoted(double t, String member) {
+        promotedAt.putIfAbsent(member, t);
+    }
+
+    /** One judged part of one process's life: its early window (after the warm-up) and its last window. */
+    private record Part(String member, String name, List<Sample> early, List<Sample> late, double span) {
+    }
+
+    /** The parts of every process's life that lasted long enough to be judged, in the order processes appeared. */
+    private List<Part> parts() {
+        List<Part> out = new ArrayList<>();
+        for (String member : firstSeen.keySet()) {
+            List<Sample> own = samples.stream().filter(s -> s.member().equals(member)).toList();
+            Double promoted = promotedAt.get(member);
+            if (promoted == null) {
+                addPart(out, member, WHOLE_LIFE, own);
+            } else {
+                addPart(out, member, BEFORE_MASTER, own.stream().filter(s -> s.t() < promoted).toList());
+                addPart(out, member, AS_MASTER, own.stream().filter(s -> s.t() >= promoted).toList());
+            }
+        }
+        return out;
+    }
+
+    private void addPart(List<Part> out, String member, String name, List<Sample> own) {
+        if (own.isEmpty()) {
+            return;
+        }
+        double born = own.get(0).t();
+        double last = own.get(own.size() - 1).t();
+        if (last - born < limits.minLifeSeconds()) {
+            return;
+        }
+        double from = born + limits.warmupSeconds();
+        out.add(new Part(member, name,
+                own.stream().filter(s -> s.t() >= from && s.t() < from + limits.windowSeconds()).toList(),
+                own.stream().filter(s -> s.t() > last - limits.windowSeconds()).toList(), last - born));
+    }
+
     public void kill(double t, double recoverySeconds, int restored) {
         kills.add(new Kill(t, recoverySeconds, restored));
     }
 
-    /** Per process that lived long enough, per metric: early and late medians. */
+    /** Per part of a process's life that lasted long enough, per metric: early and late medians. */
     public List<Flatness> flatness() {
         List<Flatness> out = new ArrayList<>();
-        for (String member : firstSeen.keySet()) {
-            List<Sample> own = samples.stream().filter(s -> s.member().equals(member)).toList();
-            double born = own.get(0).t();
-            double last = own.get(own.size() - 1).t();
-            if (last - born < limits.minLifeSeconds()) {
-                continue;
-            }
-            double from = born + limits.warmupSeconds();
-            List<Sample> early = own.stream().filter(s -> s.t() >= from && s.t() < from + limits.windowSeconds())
-                    .toList();
-            List<Sample> late = own.stream().filter(s -> s.t() > last - limits.windowSeconds()).toList();
-            out.add(new Flatness(member, "heap used after GC (MiB)", median(early, Sample::heapMib),
-                    median(late, Sample::heapMib), limits.heapMib(), last - born));
-            out.add(new Flatness(member, "open file descriptors", median(early, s -> s.fds()),
-                    median(late, s -> s.fds()), limits.fds(), last - born));
-            out.add(new Flatness(member, "threads", median(early, s -> s.threads()), median(late, s -> s.threads()),
-                    limits.threads(), last - born));
+        for (Part p : parts()) {
+            out.add(new Flatness(p.member, p.name, "heap used after GC (MiB)", median(p.early, Sample::heapMib),
+                    median(p.late, Sample::heapMib), limits.heapMib(), p.span));
+            out.add(new Flatness(p.member, p.name, "open file descriptors", median(p.early, s -> s.fds()),
+                    median(p.late, s -> s.fds()), limits.fds(), p.span));
+            out.add(new Flatness(p.member, p.name, "threads", median(p.early, s -> s.threads()),
+                    median(p.late, s -> s.threads()), limits.threads(), p.span));
         }
         return out;
     }
@@ -203,7 +251,12 @@ public final class ProcessTimeline {
 
     /** The JSON arrays {@code "kills"}, {@code "flatness"} and {@code "samples"} ({@code extraName} names extra). */
     public String jsonArrays(String extraName) {
-        StringBuilder b = new StringBuilder("  \"kills\": [");
+        StringBuilder b = new StringBuilder("  \"promotedAt\": {");
+        int p = 0;
+        for (Map.Entry<String, Double> e : promotedAt.entrySet()) {
+            b.append(p++ == 0 ? "" : ", ").append(String.format(Locale.ROOT, "\"%s\": %.1f", e.getKey(), e.getValue()));
+        }
+        b.append("},\n  \"kills\": [");
         for (int i = 0; i < kills.size(); i++) {
             Kill k = kills.get(i);
             b.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
@@ -215,9 +268,9 @@ public final class ProcessTimeline {
         for (int i = 0; i < fl.size(); i++) {
             Flatness f = fl.get(i);
             b.append(i == 0 ? "\n" : ",\n").append(String.format(Locale.ROOT,
-                    "    {\"member\": \"%s\", \"metric\": \"%s\", \"early\": %.1f, \"late\": %.1f, \"limit\": %.1f,"
-                            + " \"lifeSeconds\": %.0f, \"flat\": %b}", f.member(), f.metric(), f.early(), f.late(),
-                    f.limit(), f.lifeSeconds(), f.flat()));
+                    "    {\"member\": \"%s\", \"part\": \"%s\", \"metric\": \"%s\", \"early\": %.1f,"
+                            + " \"late\": %.1f, \"limit\": %.1f, \"lifeSeconds\": %.0f, \"flat\": %b}", f.member(),
+                    f.part(), f.metric(), f.early(), f.late(), f.limit(), f.lifeSeconds(), f.flat()));
         }
         b.append("\n  ],\n  \"samples\": [");
         for (int i = 0; i < samples.size(); i++) {
@@ -236,22 +289,25 @@ public final class ProcessTimeline {
     /** The flatness paragraph and table of a report ({@code who}: what the processes are). */
     public String flatnessMarkdown(String who) {
         StringBuilder b = new StringBuilder();
-        b.append(String.format(Locale.ROOT, "Flatness, per %s that lived at least %d minutes (the master is killed, so"
-                + " no process lives the whole soak): the median of its first %d minutes after a %d-minute warm-up"
-                + " against the median of its last %d minutes; flat means a growth of at most %.0f MiB of heap, %.0f"
-                + " descriptors, %.0f threads.%n%n", who, (int) (limits.minLifeSeconds() / 60),
-                (int) (limits.windowSeconds() / 60), (int) (limits.warmupSeconds() / 60),
-                (int) (limits.windowSeconds() / 60), limits.heapMib(), limits.fds(), limits.threads()));
-        b.append("| member process | lived | metric | early | late | flat |\n|---|---:|---|---:|---:|---|\n");
+        b.append(String.format(Locale.ROOT, "Flatness, per %s and part of its life that lasted at least %d minutes"
+                + " (the master is killed, so no process lives the whole soak; a process that became master is judged"
+                + " before and as master apart, each part on its own, since a master runs what a member does not):"
+                + " the median of its first %d minutes after a %d-minute warm-up against the median of its last %d"
+                + " minutes; flat means a growth of at most %.0f MiB of heap, %.0f descriptors, %.0f threads.%n%n",
+                who, (int) (limits.minLifeSeconds() / 60), (int) (limits.windowSeconds() / 60),
+                (int) (limits.warmupSeconds() / 60), (int) (limits.windowSeconds() / 60), limits.heapMib(),
+                limits.fds(), limits.threads()));
+        b.append("| member process | part of its life | lasted | metric | early | late | flat |\n"
+                + "|---|---|---:|---|---:|---:|---|\n");
         List<String> grew = new ArrayList<>();
         for (Flatness f : flatness()) {
-            b.append(String.format(Locale.ROOT, "| %s | %.0f min | %s | %.1f | %.1f | %s |%n", f.member(),
-                    f.lifeSeconds() / 60, f.metric(), f.early(), f.late(), f.flat() ? "yes" : "**no**"));
+            b.append(String.format(Locale.ROOT, "| %s | %s | %.0f min | %s | %.1f | %.1f | %s |%n", f.member(),
+                    f.part(), f.lifeSeconds() / 60, f.metric(), f.early(), f.late(), f.flat() ? "yes" : "**no**"));
             if (!f.flat() && f.metric().equals("threads")) {
-                List<String> top = threadGrowth(f.member()).stream().limit(5).map(g -> String.format(Locale.ROOT,
-                        "`%s` %+.0f", g.group(), g.growth())).toList();
-                grew.add("- " + f.member() + ": " + (top.isEmpty() ? "no name group grew (threads by name not read)"
-                        : String.join(", ", top)));
+                List<String> top = threadGrowth(f.member(), f.part()).stream().limit(5).map(g -> String.format(
+                        Locale.ROOT, "`%s` %+.0f", g.group(), g.growth())).toList();
+                grew.add("- " + f.member() + ", " + f.part() + ": " + (top.isEmpty()
+                        ? "no name group grew (threads by name not read)" : String.join(", ", top)));
             }
         }
         if (!grew.isEmpty()) {

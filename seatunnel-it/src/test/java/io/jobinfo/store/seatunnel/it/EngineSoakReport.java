@@ -37,6 +37,8 @@ final class EngineSoakReport {
     final ProcessTimeline timeline = new ProcessTimeline(LIMITS);
     final Map<String, Integer> operations = new LinkedHashMap<>();
     final List<String> failedOps = new ArrayList<>();
+    /** Operations that failed by SeaTunnel's known errors ({@link KnownEngineFailures}): signature, then failure. */
+    final List<String> engineFailures = new ArrayList<>();
     final List<String> lost = new ArrayList<>();
     final Set<String> orphansPastGrace = new LinkedHashSet<>();
     /** Jobs that answered another status before RUNNING again after a kill, with what they answered. */
@@ -49,6 +51,23 @@ final class EngineSoakReport {
         this.length = length;
         this.killEvery = killEvery;
         this.graceSeconds = graceSeconds;
+    }
+
+    /**
+     * Records a failed operation: as SeaTunnel's known error if {@link KnownEngineFailures} matches it, else as a
+     * failed operation.
+     */
+    void failed(String failure) {
+        java.util.Optional<KnownEngineFailures.Signature> known = KnownEngineFailures.match(failure);
+        if (known.isPresent()) {
+            engineFailures.add(known.get().name() + " | " + failure);
+        } else {
+            failedOps.add(failure);
+        }
+    }
+
+    int operationCount() {
+        return operations.values().stream().mapToInt(Integer::intValue).sum();
     }
 
     void count(String op) {
@@ -82,6 +101,7 @@ final class EngineSoakReport {
             b.append(i++ == 0 ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue());
         }
         b.append("},\n  \"failedOps\": ").append(quoted(failedOps)).append(",\n");
+        b.append("  \"engineFailures\": ").append(quoted(engineFailures)).append(",\n");
         b.append("  \"lost\": ").append(quoted(lost)).append(",\n");
         b.append("  \"transientAfterKill\": ").append(quoted(transientAfterKill)).append(",\n");
         b.append("  \"orphansPastGrace\": ").append(quoted(new ArrayList<>(orphansPastGrace))).append(",\n");
@@ -150,6 +170,11 @@ final class EngineSoakReport {
         b.append("| kill -> every streaming job RUNNING again, median / max | ").append(timeline.recovery())
                 .append(" |\n");
         b.append("| failed operations | ").append(failedOps.size()).append(" |\n");
+        b.append("| jobs failed by SeaTunnel's known errors (allow-listed: SeaTunnel's detail says FAILED, its root"
+                + " cause matches a known error, no frame of the drop-in; at most 1 in "
+                + KnownEngineFailures.BOUND_PER_OPERATIONS + " operations, here ")
+                .append(KnownEngineFailures.bound(operationCount())).append(") | ").append(engineFailures.size())
+                .append(" |\n");
         b.append("| jobs that answered another status before RUNNING again after a kill (UNKNOWABLE, or a restored"
                 + " job's SAVEPOINT_DONE from SeaTunnel's history until the new master restored it) | ")
                 .append(transientAfterKill.size()).append(" |\n");
@@ -166,6 +191,11 @@ final class EngineSoakReport {
         b.append('\n');
         for (String f : failedOps) {
             b.append("- failed: ").append(shortFailure(f)).append('\n');
+        }
+        for (String e : engineFailures) {
+            int bar = e.indexOf(" | ");
+            b.append("- SeaTunnel's known error, ").append(e, 0, bar).append(": ")
+                    .append(shortFailure(e.substring(bar + 3))).append('\n');
         }
         for (String l : lost) {
             b.append("- lost: ").append(l).append('\n');
