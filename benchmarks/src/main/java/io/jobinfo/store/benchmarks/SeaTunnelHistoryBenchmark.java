@@ -27,6 +27,8 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
         LISTING("rest/finishedJobsP50Millis", "REST finished-jobs, median", "ms", "%.1f"),
         LISTING_FIRST("rest/finishedJobsFirstMillis", "REST finished-jobs, first request", "ms", "%.1f"),
         JOB_INFO("rest/jobInfoP50Millis", "REST job-info of one finished job, median", "ms", "%.1f"),
+        REST_STORE_READS("restStoreReadsPerListedJob", "store reads (cache misses, all members) per listed job and"
+                + " listing", "reads", "%.2f"),
         HEAP_AFTER_REST("liveHeapBytesAfterRest", "live heap after the listing, all members", "MiB", "%.1f"),
         SETTLED("settledMillis", "put -> every value in place (drop-in: moved)", "ms", "%.0f");
 
@@ -51,6 +53,9 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
             return unit.equals("MiB") ? v / (1 << 20) : v;
         }
     }
+
+    /** Per variant: what the master's heap grew by at the largest count, as the last round measured it. */
+    private final java.util.Map<String, List<String>> growthByVariant = new java.util.TreeMap<>();
 
     SeaTunnelHistoryBenchmark(BenchOptions o, Metrics m, Path work) {
         super(o, m, work, !o.engineHistory.isEmpty());
@@ -82,7 +87,8 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
                 this::record);
     }
 
-    private String record(JsonNode result) {
+    /** Takes one round's scenario result: its figures into {@link Metrics}, the heap growth by class. */
+    String record(JsonNode result) {
         for (String v : VARIANTS) {
             for (JsonNode row : result.path("variants").path(v).path("counts")) {
                 for (Figure f : Figure.values()) {
@@ -90,6 +96,14 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
                     if (!Double.isNaN(value)) {
                         m.add(key(v, row.path("retained").asInt(), f), f.unit, value);
                     }
+                }
+                if (row.path("retained").asInt() == o.engineHistory.get(o.engineHistory.size() - 1)) {
+                    List<String> grown = new java.util.ArrayList<>();
+                    for (JsonNode c : row.path("masterHeapGrowthByClass")) {
+                        grown.add(String.format(Locale.ROOT, "`%s` %+.1f MiB (%+d)", c.path("class").asText(),
+                                c.path("bytes").asLong() / 1048576.0, c.path("instances").asLong()));
+                    }
+                    growthByVariant.put(v, grown);
                 }
             }
         }
@@ -136,6 +150,14 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
                 }
             }
             md.append('\n');
+            if (!growthByVariant.isEmpty()) {
+                md.append("What the master's live heap grew by from none retained to ")
+                        .append(o.engineHistory.get(o.engineHistory.size() - 1)).append(" retained, by class"
+                        + " (`GC.class_histogram` of live objects, last round, the largest growth first):\n");
+                growthByVariant.forEach((v, grown) -> md.append("- ").append(v).append(": ")
+                        .append(grown.isEmpty() ? "nothing grew" : String.join(", ", grown)).append(";\n"));
+                md.append('\n');
+            }
             verdicts(md);
         }, notes);
     }

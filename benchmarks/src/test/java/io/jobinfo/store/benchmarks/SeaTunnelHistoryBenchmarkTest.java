@@ -69,4 +69,33 @@ class SeaTunnelHistoryBenchmarkTest {
         assertThat(md).contains("finished-jobs no slower than stock: 600.0 ms against 800.0 ms (0.75x), met.");
         assertThat(md).contains("| 1000 | REST job-info of one finished job, median, ms | not measured | not measured |");
     }
+
+    @Test
+    void aRoundsResultGivesTheStoreReadsOfTheListingAndWhatTheMastersHeapGrewBy() throws Exception {
+        BenchOptions o = BenchOptions.parse(new String[] {"engine-history", "--engine-history", "1000,10000"});
+        Metrics m = new Metrics();
+        SeaTunnelHistoryBenchmark b = new SeaTunnelHistoryBenchmark(o, m, null);
+        var result = new ObjectMapper().readTree("""
+                {"variants": {
+                  "stock": {"counts": [
+                    {"retained": 10000, "bytesPerRetainedJob": 12700,
+                     "masterHeapGrowthByClass": [{"class": "[B", "instances": 30000, "bytes": 125829120}]}]},
+                  "dropin": {"counts": [
+                    {"retained": 1000, "bytesPerRetainedJob": 996, "restStoreReadsPerListedJob": 0.5,
+                     "masterHeapGrowthByClass": [{"class": "[B", "instances": 1, "bytes": 1048576}]},
+                    {"retained": 10000, "bytesPerRetainedJob": 996, "restStoreReadsPerListedJob": 2.75,
+                     "masterHeapGrowthByClass": [
+                       {"class": "com.hazelcast.map.impl.record.DataRecordWithStats", "instances": 20000,
+                        "bytes": 2097152},
+                       {"class": "[B", "instances": 40000, "bytes": 1572864}]}]}}}""");
+        assertThat(b.record(result)).isNull();
+        assertThat(m.median(SeaTunnelHistoryBenchmark.key("dropin", 10_000, Figure.REST_STORE_READS)))
+                .isEqualTo(2.75);
+        String md = b.section();
+        assertThat(md).contains("| 10000 | store reads (cache misses, all members) per listed job and listing, reads"
+                + " | not measured | 2.75 |");
+        assertThat(md).contains("What the master's live heap grew by from none retained to 10000 retained",
+                "- dropin: `com.hazelcast.map.impl.record.DataRecordWithStats` +2.0 MiB (+20000), `[B` +1.5 MiB"
+                        + " (+40000);", "- stock: `[B` +120.0 MiB (+30000);");
+    }
 }

@@ -41,6 +41,8 @@ public final class HistoryScenario {
     static final long MOVE_MINUTES = 30;
     /** Cluster bytes of a reference entry, owned plus backup, with room (191 + 191 measured). */
     static final long REFERENCE_BYTES = 512;
+    /** How many classes of the master's heap growth a count's row names. */
+    static final int GROWTH_CLASSES = 6;
 
     private final ScenarioSettings settings;
     private final List<Integer> retained;
@@ -93,7 +95,7 @@ public final class HistoryScenario {
             int restPort = client.members().stream().mapToInt(m -> m.getAddress().getPort())
                     .filter(p -> p != masterPort).findFirst().orElseThrow();
             r.put("heapWithTemplatesOnly", heapBefore);
-            histogram(client, masterPort, dir, 0);
+            ClassHistogram baseline = histogram(client, masterPort, dir, 0);
             List<Map<String, Object>> rows = new ArrayList<>();
             int done = 0;
             for (int target : retained) {
@@ -120,11 +122,17 @@ public final class HistoryScenario {
                 row.put("liveHeapBytesPerRetainedJob", (MemberHeaps.total(heap) - MemberHeaps.total(heapBefore))
                         / target);
                 row.put("masterLiveHeapBytes", masterHeap(heap));
-                histogram(client, masterPort, dir, target);
+                row.put("masterHeapGrowthByClass", growth(histogram(client, masterPort, dir, target), baseline));
                 row.put("masterLiveHeapRatio", EngineScenario.round(1000.0 * masterHeap(heap)
                         / masterHeap(heapBefore)) / 1000.0);
+                long missesBefore = variant == Variant.DROPIN ? storeReads(client) : 0;
                 row.put("rest", new RestTimer(restPort).measureFinished(FIRST_ID + target - 1, target
                         + TEMPLATE_JOBS, settings.restSamples()));
+                if (variant == Variant.DROPIN) {
+                    // every member's history reads that missed its cache, over the listings and job-info GETs
+                    row.put("restStoreReadsPerListedJob", EngineScenario.round(100.0 * (storeReads(client)
+                            - missesBefore) / ((double) settings.restSamples() * (target + TEMPLATE_JOBS))) / 100.0);
+                }
                 row.put("liveHeapBytesAfterRest", MemberHeaps.total(MemberHeaps.of(client, cluster)));
                 rows.add(row);
                 progress.printf("%s%d retained: %s B of the maps per job, master live heap %.3fx of the"
@@ -203,14 +211,34 @@ public final class HistoryScenario {
     }
 
     /**
-     * With {@code -Djobinfo.history.histogram=true}: the master's class histogram (live objects) goes to
-     * {@code <dir>/master-histogram-<retained>.txt}, for finding what holds the heap.
+     * The master's class histogram (live objects, after a full GC); with {@code -Djobinfo.history.histogram=true}
+     * its whole text also goes to {@code <dir>/master-histogram-<retained>.txt}.
      */
-    private static void histogram(ClusterClient client, int masterPort, Path dir, int retained) throws IOException {
+    private static ClassHistogram histogram(ClusterClient client, int masterPort, Path dir, int retained)
+            throws IOException {
+        String text = client.onMember(masterPort, new HeapHistogramProbe(Integer.MAX_VALUE), Duration.ofMinutes(2));
         if (Boolean.getBoolean("jobinfo.history.histogram")) {
-            java.nio.file.Files.writeString(dir.resolve("master-histogram-" + retained + ".txt"),
-                    client.onMember(masterPort, new HeapHistogramProbe(Integer.MAX_VALUE), Duration.ofMinutes(2)));
+            java.nio.file.Files.writeString(dir.resolve("master-histogram-" + retained + ".txt"), text);
         }
+        return ClassHistogram.parse(text);
+    }
+
+    /** The classes the master's live heap grew most by since the baseline, as JSON rows. */
+    private static List<Map<String, Object>> growth(ClassHistogram now, ClassHistogram baseline) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (ClassHistogram.Row r : now.grownSince(baseline, GROWTH_CLASSES)) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("class", r.className());
+            row.put("instances", r.instances());
+            row.put("bytes", r.bytes());
+            out.add(row);
+        }
+        return out;
+    }
+
+    /** History reads that missed the members' caches (went to the store), summed over the members. */
+    private static long storeReads(ClusterClient client) {
+        return client.dropInTotal("reads") - client.dropInTotal("cacheHits");
     }
 
     private static MapFigures figures(ClusterClient client) {
