@@ -79,7 +79,7 @@ final class RebasedTargets {
     private List<BlobPhase> blobPhases() {
         List<BlobPhase> out = new ArrayList<>();
         for (String s : stores) {
-            String bw = "restore." + s + ".p" + p + ".bw";
+            String bw = "blob." + s + ".p" + p + ".bw";
             String fl = "floor." + s + ".p" + p + ".bw";
             if (m.has(bw) && m.has(fl)) {
                 out.add(new BlobPhase(s, m.median(bw), m.median(fl)));
@@ -188,8 +188,10 @@ final class RebasedTargets {
             if (phase.ratio() < FLOOR_TARGET) {
                 out.add(String.format(Locale.ROOT, "**3. Blob phase on %s: %.0f MB/s, %.0f%% of the verification"
                         + " floor (%.0f MB/s: read + SHA-256 + decode on %d threads; raw read %.0f MB/s).** The"
-                        + " restore does on top of the floor: the header and job-id checks, CRC32C of every byte%s,"
-                        + " the listing of the map and the cache put of every job.", s, b, b / f * 100, f, p,
+                        + " blob phase (a cold restore with the prefetch off, after its listing of the map) does on"
+                        + " top of the floor: the header and job-id checks, CRC32C of every byte%s, the match"
+                        + " against the pointer, the cache put and the hand-over of every job.", s, b, b / f * 100, f,
+                        p,
                         m.median("raw." + s + ".p" + p + ".bw"), m.has("jmh.crc32cOnly") ? String.format(Locale.ROOT,
                                 " (%.1f GB/s per core here)", m.median("jobs.payloadBytesPerJob")
                                         / m.median("jmh.crc32cOnly") / 1e3) : ""));

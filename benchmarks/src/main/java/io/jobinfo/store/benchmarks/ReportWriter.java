@@ -152,9 +152,12 @@ final class ReportWriter {
                 registry (cold cache) and `restoreAll` loads, verifies (length, CRC32C, SHA-256, against the pointer) \
                 and decodes every job. Every restored job is then compared with what was submitted (outside the clock).
                 - *Warm-up parallelism sweep*: on the surviving members, a new registry (cold cache) per level runs \
-                `restoreAll`; its bandwidth is envelope bytes / restore duration (the pointer listing included, so the \
-                blob phase is if anything understated). The raw read anchor reads the same blobs through \
-                `store.openRaw` into a reused buffer with the same number of threads, right after.
+                `restoreAll`; its bandwidth is envelope bytes / restore duration (the pointer listing included). The \
+                *blob phase* of the round 3 target is another cold restore at the same level with the prefetch off, \
+                timed from the end of its listing of the map (`RestoreReport.listing()`) to its end: every blob read, \
+                verified, decoded, cached and handed over, none read during the listing. The raw read anchor reads \
+                the same blobs through `store.openRaw` into a reused buffer with the same number of threads, and the \
+                verification floor reads, hashes and decodes them, right after.
                 - *JMH*: the JMH Runner API inside the same command (forks, warm-up and measurement iterations as in \
                 the table); the report quotes the median of the measurement iterations.
                 """);

@@ -87,6 +87,7 @@ final class RegistryRestorer<T> {
                 prefetch.stop();
             }
         }
+        Duration listing = Duration.ofNanos(System.nanoTime() - start);
         Set<Long> restored = ConcurrentHashMap.newKeySet();
         Map<Long, Object> outage = new ConcurrentHashMap<>(); // jobs whose load met a failing store: retried
         RestorePrefetch<T> early = prefetch;
@@ -104,7 +105,7 @@ final class RegistryRestorer<T> {
         for (JobInfoStoreException e : failed.values()) {
             LOG.error("job {} could not be restored: {}", e.jobId(), e.getMessage());
         }
-        return RestoreReport.of(restored, failed, took);
+        return RestoreReport.of(restored, failed, listing, took);
     }
 
     /** Loads one job and hands it over; a failure is recorded in {@code failed}, a store outage in {@code outage}. */

@@ -85,11 +85,17 @@ class RestorePrefetchTest {
             try (RunningJobInfoRegistry<TestJob> reader = RunningJobInfoRegistry
                     .builder(cluster.master(), store, CODEC).mapName("prefetch-all").meterRegistry(meters)
                     .readVerification(ReadVerification.FULL).build()) {
-                reader.restorer().beforeListing = p -> assertThat(await(p)).as("prefetch finished").isTrue();
+                reader.restorer().beforeListing = p -> {
+                    assertThat(await(p)).as("prefetch finished").isTrue();
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000_000L); // a listing that waits 200 ms
+                };
                 Map<Long, TestJob> restored = new ConcurrentHashMap<>();
                 RestoreReport report = reader.restoreAll((id, ts, job) -> restored.put(id, job));
 
                 assertThat(report.failed()).isEmpty();
+                assertThat(report.listing()).as("the listing, the prefetch's wait in it")
+                        .isGreaterThanOrEqualTo(java.time.Duration.ofMillis(200))
+                        .isLessThanOrEqualTo(report.duration());
                 assertThat(restored).isEqualTo(submitted);
                 assertThat(store.reads()).as("20 jobs and the orphan, each read once").isEqualTo(21);
                 assertThat(counter(meters, "jobinfo.restore.prefetch.reads", "prefetch-all")).isEqualTo(21);
