@@ -156,8 +156,9 @@ final class ReportWriter {
                 *blob phase* of the round 3 target is another cold restore at the same level with the prefetch off, \
                 timed from the end of its listing of the map (`RestoreReport.listing()`) to its end: every blob read, \
                 verified, decoded, cached and handed over, none read during the listing. The raw read anchor reads \
-                the same blobs through `store.openRaw` into a reused buffer with the same number of threads, and the \
-                verification floor reads, hashes and decodes them, right after.
+                the same blobs through `store.openRaw` into a reused buffer with the same number of threads; the \
+                blob phase and the verification floor (read, SHA-256, decode) are then measured in turn, five times \
+                each at the target's level (medians), once at the other levels.
                 - *JMH*: the JMH Runner API inside the same command (forks, warm-up and measurement iterations as in \
                 the table); the report quotes the median of the measurement iterations.
                 """);
