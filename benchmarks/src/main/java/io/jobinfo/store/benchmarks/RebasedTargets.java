@@ -88,6 +88,28 @@ final class RebasedTargets {
         return out;
     }
 
+    /**
+     * What the collectors took within the blob phase of {@code s} against within its floor, and the blob phase's
+     * share of the floor without it; empty if not measured.
+     */
+    private String gcNote(String s) {
+        String blobGc = "blobGc." + s + ".p" + p + ".ms";
+        String floorGc = "floorGc." + s + ".p" + p + ".ms";
+        String blobMs = "blob." + s + ".p" + p + ".ms";
+        String floorMs = "floor." + s + ".p" + p + ".ms";
+        if (!m.has(blobGc) || !m.has(floorGc) || !m.has(blobMs) || !m.has(floorMs)) {
+            return "";
+        }
+        double g = m.median(blobGc);
+        double b = m.median(blobMs);
+        return String.format(Locale.ROOT, ". Garbage collection took %.0f ms of the blob phase's %.0f ms (%.0f ms of"
+                + " the floor's %.0f ms): the restore keeps every job it restores (cache and hand-over), so the"
+                + " collector copies %s of decoded jobs out of the young generation, where the floor's decoded jobs"
+                + " die young; without that time the blob phase would be %.0f%% of the floor", g, b,
+                m.median(floorGc), m.median(floorMs), o.jobs + " x " + (o.blobBytes / 1024) + " KiB",
+                m.median(floorMs) / Math.max(1e-3, b - g) * 100);
+    }
+
     private String both(String s) {
         return ScenarioBenchmark.anchorPrefix(s) + "durableWriteThenPut";
     }
@@ -190,11 +212,11 @@ final class RebasedTargets {
                         + " floor (%.0f MB/s: read + SHA-256 + decode on %d threads; raw read %.0f MB/s).** The"
                         + " blob phase (a cold restore with the prefetch off, after its listing of the map) does on"
                         + " top of the floor: the header and job-id checks, CRC32C of every byte%s, the match"
-                        + " against the pointer, the cache put and the hand-over of every job.", s, b, b / f * 100, f,
+                        + " against the pointer, the cache put and the hand-over of every job%s.", s, b, b / f * 100, f,
                         p,
                         m.median("raw." + s + ".p" + p + ".bw"), m.has("jmh.crc32cOnly") ? String.format(Locale.ROOT,
                                 " (%.1f GB/s per core here)", m.median("jobs.payloadBytesPerJob")
-                                        / m.median("jmh.crc32cOnly") / 1e3) : ""));
+                                        / m.median("jmh.crc32cOnly") / 1e3) : "", gcNote(s)));
             }
         }
         if (m.has("restore." + delayed() + ".killToAll") && m.has("restore.s3.killToAll")) {

@@ -256,14 +256,21 @@ final class ScenarioBenchmark {
                 int pairs = p == o.restoreParallelism ? FLOOR_PAIRS : 1;
                 double[] blobs = new double[pairs];
                 double[] floors = new double[pairs];
+                double[] blobGcs = new double[pairs];
+                double[] floorGcs = new double[pairs];
                 for (int i = 0; i < pairs; i++) {
                     gc();
-                    blobs[i] = blobPhase(c, name, variant, p, restored);
+                    blobs[i] = blobPhase(c, name, variant, p, restored, blobGcs, i);
                     gc();
+                    long gc0 = gcMillis();
                     floors[i] = verificationFloor(c.successorStore(), p);
+                    floorGcs[i] = gcMillis() - gc0;
                 }
                 double blobMs = median(blobs);
                 double floorMs = median(floors);
+                // the collectors' own time within each (all of this JVM's collections, pauses and concurrent work)
+                m.add("blobGc." + name + ".p" + p + ".ms", "ms", median(blobGcs));
+                m.add("floorGc." + name + ".p" + p + ".ms", "ms", median(floorGcs));
                 m.add("blob." + name + ".p" + p + ".ms", "ms", blobMs);
                 m.add("blob." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (blobMs / 1e3));
                 m.add("floor." + name + ".p" + p + ".ms", "ms", floorMs);
@@ -304,6 +311,16 @@ final class ScenarioBenchmark {
         }
     }
 
+    /** Milliseconds this JVM's garbage collectors have spent so far (their {@code getCollectionTime}, summed). */
+    static long gcMillis() {
+        long t = 0;
+        for (java.lang.management.GarbageCollectorMXBean b
+                : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            t += Math.max(0, b.getCollectionTime());
+        }
+        return t;
+    }
+
     /** How many times the blob phase and its floor are measured in turn at the target's level. */
     static final int FLOOR_PAIRS = 5;
 
@@ -318,16 +335,25 @@ final class ScenarioBenchmark {
      * The blob phase of a cold restore (issue 28 item 3): a new registry with the prefetch off runs
      * {@code restoreAll} with {@code p} loaders, and the phase is its time after the listing of the map
      * ({@link RestoreReport#listing()}): every blob read, verified, decoded, cached and handed over, and nothing read
-     * while the map was listed; milliseconds.
+     * while the map was listed; milliseconds. {@code gcMs[sample]} gets the collectors' time from the first
+     * hand-over (the listing done) to the end.
      */
     private double blobPhase(PointerCluster c, String name, Variant variant, int p,
-                             Map<Long, JobImmutableInformation> restored) {
+                             Map<Long, JobImmutableInformation> restored, double[] gcMs, int sample) {
         RestoreReport r;
+        long[] gcAtListed = new long[1];
         try (RunningJobInfoRegistry<JobImmutableInformation> cold = RunningJobInfoRegistry
                 .builder(c.successor(), c.successorStore(), codec).restoreParallelism(p).restorePrefetch(0)
                 .readVerification(variant.verification()).build()) {
-            r = cold.restoreAll((id, ts, job) -> restored.put(id, job));
+            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
+            r = cold.restoreAll((id, ts, job) -> {
+                if (first.compareAndSet(true, false)) {
+                    gcAtListed[0] = gcMillis(); // the first hand-over: the listing is done
+                }
+                restored.put(id, job);
+            });
         }
+        gcMs[sample] = gcMillis() - gcAtListed[0];
         verify(name + " (blob phase)", r, restored);
         restored.clear();
         return r.duration().minus(r.listing()).toNanos() / 1e6;
