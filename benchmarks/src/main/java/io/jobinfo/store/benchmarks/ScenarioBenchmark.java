@@ -254,23 +254,20 @@ final class ScenarioBenchmark {
                 // the blob phase and its floor, in turn, FLOOR_PAIRS times at the target's level: single samples of
                 // a few hundred ms each differed by 2x run to run on this shared machine
                 int pairs = p == o.restoreParallelism ? FLOOR_PAIRS : 1;
-                double[] blobs = new double[pairs];
-                double[] floors = new double[pairs];
-                double[] blobGcs = new double[pairs];
-                double[] floorGcs = new double[pairs];
+                List<Timed> blobs = new ArrayList<>();
+                List<Timed> floors = new ArrayList<>();
                 for (int i = 0; i < pairs; i++) {
                     gc();
-                    blobs[i] = blobPhase(c, name, variant, p, restored, blobGcs, i);
+                    blobs.add(blobPhase(c, name, variant, p, restored));
                     gc();
                     long gc0 = gcMillis();
-                    floors[i] = verificationFloor(c.successorStore(), p);
-                    floorGcs[i] = gcMillis() - gc0;
+                    double floor = verificationFloor(c.successorStore(), p);
+                    floors.add(new Timed(floor, gcMillis() - gc0));
                 }
-                double blobMs = median(blobs);
-                double floorMs = median(floors);
-                // the collectors' own time within each (all of this JVM's collections, pauses and concurrent work)
-                m.add("blobGc." + name + ".p" + p + ".ms", "ms", median(blobGcs));
-                m.add("floorGc." + name + ".p" + p + ".ms", "ms", median(floorGcs));
+                double blobMs = Timed.medianMs(blobs);
+                double floorMs = Timed.medianMs(floors);
+                m.add("blobGc." + name + ".p" + p + ".ms", "ms", Timed.medianGcMs(blobs));
+                m.add("floorGc." + name + ".p" + p + ".ms", "ms", Timed.medianGcMs(floors));
                 m.add("blob." + name + ".p" + p + ".ms", "ms", blobMs);
                 m.add("blob." + name + ".p" + p + ".bw", "MB/s", envelopeBytes / 1e6 / (blobMs / 1e3));
                 m.add("floor." + name + ".p" + p + ".ms", "ms", floorMs);
@@ -324,39 +321,50 @@ final class ScenarioBenchmark {
     /** How many times the blob phase and its floor are measured in turn at the target's level. */
     static final int FLOOR_PAIRS = 5;
 
-    private static double median(double[] xs) {
-        double[] sorted = xs.clone();
-        java.util.Arrays.sort(sorted);
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+    /**
+     * One timed measurement and the garbage collectors' time within it (this JVM's collections, pauses and
+     * concurrent work, by {@link #gcMillis()}), both in milliseconds.
+     */
+    record Timed(double ms, double gcMs) {
+        static double medianMs(List<Timed> xs) {
+            return median(xs.stream().mapToDouble(Timed::ms).toArray());
+        }
+
+        static double medianGcMs(List<Timed> xs) {
+            return median(xs.stream().mapToDouble(Timed::gcMs).toArray());
+        }
+
+        private static double median(double[] xs) {
+            java.util.Arrays.sort(xs);
+            int n = xs.length;
+            return n % 2 == 1 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+        }
     }
 
     /**
      * The blob phase of a cold restore (issue 28 item 3): a new registry with the prefetch off runs
      * {@code restoreAll} with {@code p} loaders, and the phase is its time after the listing of the map
      * ({@link RestoreReport#listing()}): every blob read, verified, decoded, cached and handed over, and nothing read
-     * while the map was listed; milliseconds. {@code gcMs[sample]} gets the collectors' time from the first
-     * hand-over (the listing done) to the end.
+     * while the map was listed; with the collectors' time from the first hand-over (the listing done) to the end.
      */
-    private double blobPhase(PointerCluster c, String name, Variant variant, int p,
-                             Map<Long, JobImmutableInformation> restored, double[] gcMs, int sample) {
+    private Timed blobPhase(PointerCluster c, String name, Variant variant, int p,
+                            Map<Long, JobImmutableInformation> restored) {
         RestoreReport r;
-        long[] gcAtListed = new long[1];
+        AtomicLong gcAtListed = new AtomicLong(-1);
         try (RunningJobInfoRegistry<JobImmutableInformation> cold = RunningJobInfoRegistry
                 .builder(c.successor(), c.successorStore(), codec).restoreParallelism(p).restorePrefetch(0)
                 .readVerification(variant.verification()).build()) {
-            java.util.concurrent.atomic.AtomicBoolean first = new java.util.concurrent.atomic.AtomicBoolean(true);
             r = cold.restoreAll((id, ts, job) -> {
-                if (first.compareAndSet(true, false)) {
-                    gcAtListed[0] = gcMillis(); // the first hand-over: the listing is done
+                if (gcAtListed.get() == -1) {
+                    gcAtListed.compareAndSet(-1, gcMillis()); // the first hand-over: the listing is done
                 }
                 restored.put(id, job);
             });
         }
-        gcMs[sample] = gcMillis() - gcAtListed[0];
+        long gcMs = gcMillis() - gcAtListed.get();
         verify(name + " (blob phase)", r, restored);
         restored.clear();
-        return r.duration().minus(r.listing()).toNanos() / 1e6;
+        return new Timed(r.duration().minus(r.listing()).toNanos() / 1e6, gcMs);
     }
 
     /** Reads every blob's raw bytes (no verification, no decoding) with {@code p} threads; milliseconds. */

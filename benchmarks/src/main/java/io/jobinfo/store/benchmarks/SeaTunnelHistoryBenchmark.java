@@ -193,12 +193,14 @@ final class SeaTunnelHistoryBenchmark extends RealEngineBenchmark {
         String readsKey = key(DROPIN, largest, Figure.REST_STORE_READS);
         if (d > s && m.has(readsKey) && m.median(readsKey) > 0) {
             double misses = m.median(readsKey) * (largest + 2);
+            String perJob = m.has(key(STOCK, largest, Figure.BYTES)) ? String.format(Locale.ROOT, ", against about"
+                    + " %.1f KB of history values per job (half of stock's owned + backup bytes)",
+                    m.median(key(STOCK, largest, Figure.BYTES)) / 2 / 1000) : "";
             md.append(String.format(Locale.ROOT, ". What bounds it: each listing read %.2f values per listed job from"
-                    + " the store (history values that missed the members' caches, `history-cache-max-bytes`, here"
-                    + " the 32 MiB of the storage cache, against about 13 KB of history per job), and the %.0f ms it"
-                    + " took more than stock's is %.0f us per store read: the price of the bounded cache, which a"
-                    + " larger `history-cache-max-bytes` trades for heap", m.median(readsKey), d - s,
-                    (d - s) * 1000 / misses));
+                    + " the store (history values that missed the members' caches, bounded by"
+                    + " `history-cache-max-bytes`%s), and the %.0f ms it took more than stock's is %.0f us per store"
+                    + " read: the price of the bounded cache, which a larger `history-cache-max-bytes` trades for"
+                    + " heap", m.median(readsKey), perJob, d - s, (d - s) * 1000 / misses));
         }
         md.append(".\n\n");
     }
