@@ -199,7 +199,7 @@ final class ScaleBenchmark {
         MasterKill(HazelcastInstance master, HazelcastInstance successor) {
             HeapPools.resetPeaks();
             Member killed = master.getCluster().getLocalMember();
-            gc0 = ScenarioBenchmark.gcPauseMillis();
+            gc0 = ScenarioBenchmark.gcMillis();
             t0 = System.nanoTime();
             master.getLifecycleService().terminate();
             ScenarioBenchmark.awaitRemoved(successor, killed);
@@ -208,7 +208,7 @@ final class ScaleBenchmark {
         /** Stops the clock once every job is back and takes the heap readings (a full GC for the retained heap). */
         void restored() {
             restoreMs = (System.nanoTime() - t0) / 1e6;
-            restoreGcMs = ScenarioBenchmark.gcPauseMillis() - gc0;
+            restoreGcMs = ScenarioBenchmark.gcMillis() - gc0;
             highWater = HeapPools.peakHeapUsed() - liveBefore;
             retained = liveHeap() - liveBefore;
         }

@@ -28,7 +28,7 @@ final class SubmitPhases implements SubmitPhaseListener {
     /** Call right before {@code submit(i)}. */
     void start(int index) {
         i = index;
-        gcStart = ScenarioBenchmark.gcPauseMillis();
+        gcStart = ScenarioBenchmark.gcMillis();
         start = System.nanoTime();
     }
 
@@ -55,7 +55,7 @@ final class SubmitPhases implements SubmitPhaseListener {
         p[1] = afterBlob - beforeBlob;
         p[2] = afterPointer - afterBlob;
         p[3] = end - afterPointer;
-        p[4] = (ScenarioBenchmark.gcPauseMillis() - gcStart) * 1_000_000L;
+        p[4] = (ScenarioBenchmark.gcMillis() - gcStart) * 1_000_000L;
         return end - start;
     }
 
