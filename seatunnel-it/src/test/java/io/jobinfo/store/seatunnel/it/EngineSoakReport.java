@@ -37,8 +37,8 @@ final class EngineSoakReport {
     final ProcessTimeline timeline = new ProcessTimeline(LIMITS);
     final Map<String, Integer> operations = new LinkedHashMap<>();
     final List<String> failedOps = new ArrayList<>();
-    /** Operations that failed by SeaTunnel's known errors ({@link KnownEngineFailures}): signature, then failure. */
-    final List<String> engineFailures = new ArrayList<>();
+    /** Operations that failed by SeaTunnel's known errors ({@link KnownEngineFailures}). */
+    final List<EngineFailure> engineFailures = new ArrayList<>();
     final List<String> lost = new ArrayList<>();
     final Set<String> orphansPastGrace = new LinkedHashSet<>();
     /** Jobs that answered another status before RUNNING again after a kill, with what they answered. */
@@ -60,7 +60,7 @@ final class EngineSoakReport {
     void failed(String failure) {
         java.util.Optional<KnownEngineFailures.Signature> known = KnownEngineFailures.match(failure);
         if (known.isPresent()) {
-            engineFailures.add(known.get().name() + " | " + failure);
+            engineFailures.add(new EngineFailure(known.get().name(), failure));
         } else {
             failedOps.add(failure);
         }
@@ -101,7 +101,8 @@ final class EngineSoakReport {
             b.append(i++ == 0 ? "" : ", ").append('"').append(e.getKey()).append("\": ").append(e.getValue());
         }
         b.append("},\n  \"failedOps\": ").append(quoted(failedOps)).append(",\n");
-        b.append("  \"engineFailures\": ").append(quoted(engineFailures)).append(",\n");
+        b.append("  \"engineFailures\": ").append(quoted(engineFailures.stream().map(EngineFailure::line).toList()))
+                .append(",\n");
         b.append("  \"lost\": ").append(quoted(lost)).append(",\n");
         b.append("  \"transientAfterKill\": ").append(quoted(transientAfterKill)).append(",\n");
         b.append("  \"orphansPastGrace\": ").append(quoted(new ArrayList<>(orphansPastGrace))).append(",\n");
@@ -192,10 +193,9 @@ final class EngineSoakReport {
         for (String f : failedOps) {
             b.append("- failed: ").append(shortFailure(f)).append('\n');
         }
-        for (String e : engineFailures) {
-            int bar = e.indexOf(" | ");
-            b.append("- SeaTunnel's known error, ").append(e, 0, bar).append(": ")
-                    .append(shortFailure(e.substring(bar + 3))).append('\n');
+        for (EngineFailure e : engineFailures) {
+            b.append("- SeaTunnel's known error, ").append(e.signature()).append(": ")
+                    .append(shortFailure(e.failure())).append('\n');
         }
         for (String l : lost) {
             b.append("- lost: ").append(l).append('\n');
@@ -211,5 +211,13 @@ final class EngineSoakReport {
                 + " io.jobinfo.store.seatunnel.it.PublishEngineSoakReport` puts this section and the chart"
                 + " (`docs/reliability/engine-soak.png`) here.\n");
         return b.toString();
+    }
+
+    /** An operation that failed by one of SeaTunnel's known errors: the signature's name and the failure. */
+    record EngineFailure(String signature, String failure) {
+        /** As the JSON lists it: the signature, then the failure. */
+        String line() {
+            return signature + " | " + failure;
+        }
     }
 }

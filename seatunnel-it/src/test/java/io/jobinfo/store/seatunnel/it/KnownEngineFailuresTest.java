@@ -70,7 +70,11 @@ class KnownEngineFailuresTest {
         report.failed(failures.get(1));
         report.failed("12 s: submit failed: timeout");
         assertThat(report.failedOps).containsExactly("12 s: submit failed: timeout");
-        assertThat(report.engineFailures).hasSize(2);
+        assertThat(report.engineFailures).extracting(EngineSoakReport.EngineFailure::failure)
+                .containsExactly(failures.get(0), failures.get(1));
+        assertThat(report.engineFailures).extracting(EngineSoakReport.EngineFailure::signature)
+                .containsExactly(KnownEngineFailures.match(failures.get(0)).orElseThrow().name(),
+                        KnownEngineFailures.match(failures.get(1)).orElseThrow().name());
         assertThat(report.markdown()).contains("| jobs failed by SeaTunnel's known errors (allow-listed",
                 "| failed operations | 1 |", "- SeaTunnel's known error, apache/seatunnel#10655");
     }
