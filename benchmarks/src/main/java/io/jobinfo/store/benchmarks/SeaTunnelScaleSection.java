@@ -24,6 +24,14 @@ final class SeaTunnelScaleSection {
     static final String CHART = "engine-scale.png";
     /** The goal: the drop-in's WAL bytes per job at most this percentage of stock's. */
     static final double WAL_GOAL_PERCENT = 1.0;
+    /** The job counts issue 28's drop-in / stock goals are judged at. */
+    static final List<Integer> GOAL_COUNTS = List.of(100, 300);
+    /** The goal: kill -9 of the master -> every job RUNNING, drop-in / stock, at most this. */
+    static final double KILL_GOAL_RATIO = 1.0;
+    /** The goal: submit p99, drop-in / stock, at most this. */
+    static final double SUBMIT_P99_GOAL_RATIO = 1.05;
+    /** The goal: the members' live heap reduced by at least this share of stock's job information in the map. */
+    static final double HEAP_GOAL_SHARE = 0.9;
     private static final String STOCK = RealEngineBenchmark.STOCK;
     private static final String DROPIN = RealEngineBenchmark.DROPIN;
 
@@ -68,6 +76,7 @@ final class SeaTunnelScaleSection {
             }
             md.append('\n');
             walVerdict(md, m, counts, stores);
+            goalVerdicts(md, m, counts, stores);
             growth(md, m, counts, shown, stores);
             md.append("![real SeaTunnel 2.3.8 at scale](").append(CHART).append(")\n\n");
             md.append("Machine time per count (both clusters, start to stop, median of rounds):");
@@ -162,6 +171,62 @@ final class SeaTunnelScaleSection {
             md.append(String.format(Locale.ROOT, "Goal: WAL bytes per job <= %.0f%% of stock's"
                     + " (`engine_runningJobInfo`, drop-in / stock):", WAL_GOAL_PERCENT)).append(line).append(".\n\n");
         }
+    }
+
+    /**
+     * Issue 28's drop-in / stock goals at {@link #GOAL_COUNTS}, one line per count and drop-in variant: kill -> every
+     * job RUNNING, submit p99, and the live heap of all members below stock's against stock's job information in the
+     * map ({@code engine_runningJobInfo} bytes per job, owned + backup, times the jobs). A figure either side lacks is
+     * said to be not measured, and no verdict is given for it; a count not measured is named.
+     */
+    static void goalVerdicts(StringBuilder md, Metrics m, List<Integer> counts, List<String> stores) {
+        md.append(String.format(Locale.ROOT, "Goals (issue 28), drop-in / stock at %s jobs: kill -9 of the master ->"
+                + " every job RUNNING <= %.1fx; submit p99 <= %.2fx; live heap after GC, all members, reduced by at"
+                + " least %.0f%% of stock's job information (its `engine_runningJobInfo` bytes):%n",
+                GOAL_COUNTS.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(" and ")),
+                KILL_GOAL_RATIO, SUBMIT_P99_GOAL_RATIO, HEAP_GOAL_SHARE * 100));
+        for (int n : GOAL_COUNTS) {
+            if (!counts.contains(n)) {
+                md.append("- ").append(n).append(" jobs: not measured.\n");
+                continue;
+            }
+            for (String v : dropIns(stores)) {
+                List<String> parts = new ArrayList<>();
+                parts.add(ratioVerdict(m, n, v, Figure.KILL_TO_ALL_RUNNING, "kill -> every job RUNNING",
+                        KILL_GOAL_RATIO));
+                parts.add(ratioVerdict(m, n, v, Figure.SUBMIT_P99, "submit p99", SUBMIT_P99_GOAL_RATIO));
+                parts.add(heapVerdict(m, n, v));
+                md.append("- ").append(n).append(" jobs").append(v.equals(DROPIN) ? "" : ", "
+                        + v.substring(DROPIN.length() + 1)).append(": ").append(String.join("; ", parts))
+                        .append(".\n");
+            }
+        }
+        md.append('\n');
+    }
+
+    private static String ratioVerdict(Metrics m, int n, String variant, Figure f, String what, double goal) {
+        String stock = SeaTunnelScaleBenchmark.key(STOCK, n, f);
+        String dropIn = SeaTunnelScaleBenchmark.key(variant, n, f);
+        if (!m.has(stock) || !m.has(dropIn) || m.median(stock) <= 0) {
+            return what + " not measured";
+        }
+        double ratio = m.median(dropIn) / m.median(stock);
+        return String.format(Locale.ROOT, "%s %.2fx (%s)", what, ratio, ratio <= goal ? "met" : "NOT met");
+    }
+
+    private static String heapVerdict(Metrics m, int n, String variant) {
+        String stockHeap = SeaTunnelScaleBenchmark.key(STOCK, n, Figure.LIVE_HEAP);
+        String dropInHeap = SeaTunnelScaleBenchmark.key(variant, n, Figure.LIVE_HEAP);
+        String stockMap = SeaTunnelScaleBenchmark.key(STOCK, n, Figure.MAP_BYTES_PER_JOB);
+        if (!m.has(stockHeap) || !m.has(dropInHeap) || !m.has(stockMap) || m.median(stockMap) <= 0) {
+            return "heap not measured";
+        }
+        double reducedMib = m.median(stockHeap) - m.median(dropInHeap);
+        double shareMib = m.median(stockMap) * n / (1 << 20);
+        double ofShare = reducedMib / shareMib;
+        return String.format(Locale.ROOT, "heap %.1f MiB below stock's, %.0f%% of stock's %.1f MiB of job"
+                + " information (%s)", reducedMib, ofShare * 100, shareMib, ofShare >= HEAP_GOAL_SHARE ? "met"
+                : "NOT met");
     }
 
     /** One row: stock, the local drop-in and its ratio, then each store's drop-in and its ratio to stock. */

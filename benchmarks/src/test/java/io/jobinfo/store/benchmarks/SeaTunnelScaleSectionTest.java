@@ -241,6 +241,32 @@ class SeaTunnelScaleSectionTest {
                 .contains("| submit p50 (ms) | 1.00x | n/a | ");
     }
 
+    @Test
+    void goalsAreJudgedAt100And300JobsPerDropInWithTheHeapAgainstStocksJobInformation() {
+        Metrics m = new Metrics();
+        put(m, "stock", 100, Figure.KILL_TO_ALL_RUNNING, 7481);
+        put(m, "dropin", 100, Figure.KILL_TO_ALL_RUNNING, 5198);
+        put(m, "stock", 100, Figure.SUBMIT_P99, 1091);
+        put(m, "dropin", 100, Figure.SUBMIT_P99, 1528);
+        // stock's map: 1 MiB per job, 100 MiB at 100 jobs; the drop-in's heap 95 MiB below stock's: 95 %, met
+        put(m, "stock", 100, Figure.MAP_BYTES_PER_JOB, 1 << 20);
+        put(m, "stock", 100, Figure.LIVE_HEAP, 1000);
+        put(m, "dropin", 100, Figure.LIVE_HEAP, 905);
+        // s3: 80 MiB below, 80 %, not met; its kill not measured
+        put(m, "dropin-s3", 100, Figure.LIVE_HEAP, 920);
+        put(m, "dropin-s3", 100, Figure.SUBMIT_P99, 1100);
+        String md = SeaTunnelScaleSection.markdown(m, List.of(10, 100), 1, BenchOptions.parse(new String[] {
+            "engine-scale", "--engine-scale", "10,100,300", "--engine-scale-stores", "local,s3"}), List.of());
+        assertThat(md).contains("Goals (issue 28), drop-in / stock at 100 and 300 jobs: kill -9 of the master ->"
+                        + " every job RUNNING <= 1.0x; submit p99 <= 1.05x; live heap after GC, all members, reduced"
+                        + " by at least 90% of stock's job information")
+                .contains("- 100 jobs: kill -> every job RUNNING 0.69x (met); submit p99 1.40x (NOT met); heap 95.0"
+                        + " MiB below stock's, 95% of stock's 100.0 MiB of job information (met).\n")
+                .contains("- 100 jobs, s3: kill -> every job RUNNING not measured; submit p99 1.01x (met); heap 80.0"
+                        + " MiB below stock's, 80% of stock's 100.0 MiB of job information (NOT met).\n")
+                .contains("- 300 jobs: not measured.\n");
+    }
+
     private static void put(Metrics m, String variant, int count, Figure f, double v) {
         m.add(SeaTunnelScaleBenchmark.key(variant, count, f), f.unit, v);
     }
