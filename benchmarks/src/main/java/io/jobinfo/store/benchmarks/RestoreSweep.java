@@ -110,17 +110,11 @@ final class RestoreSweep {
      */
     record Timed(double ms, double gcMs) {
         static double medianMs(List<Timed> xs) {
-            return median(xs.stream().mapToDouble(Timed::ms).toArray());
+            return Metrics.median(xs.stream().map(Timed::ms).toList());
         }
 
         static double medianGcMs(List<Timed> xs) {
-            return median(xs.stream().mapToDouble(Timed::gcMs).toArray());
-        }
-
-        private static double median(double[] xs) {
-            java.util.Arrays.sort(xs);
-            int n = xs.length;
-            return n % 2 == 1 ? xs[n / 2] : (xs[n / 2 - 1] + xs[n / 2]) / 2;
+            return Metrics.median(xs.stream().map(Timed::gcMs).toList());
         }
     }
 

@@ -126,6 +126,11 @@ final class SeaTunnelScaleSection {
         return DROPIN + "-" + store;
     }
 
+    /** How a verdict names a drop-in variant after its count: nothing for local, {@code ", <store>"} otherwise. */
+    private static String storeSuffix(String variant) {
+        return variant.equals(DROPIN) ? "" : ", " + variant.substring(DROPIN.length() + 1);
+    }
+
     /** Every drop-in variant: local, then the stores'. */
     private static List<String> dropIns(List<String> stores) {
         List<String> out = new ArrayList<>(List.of(DROPIN));
@@ -160,8 +165,7 @@ final class SeaTunnelScaleSection {
                 String dropIn = SeaTunnelScaleBenchmark.key(v, n, Figure.WAL_BYTES_PER_JOB);
                 if (m.has(stock) && m.has(dropIn) && m.median(stock) > 0) {
                     double percent = 100 * m.median(dropIn) / m.median(stock);
-                    line.append(String.format(Locale.ROOT, " %d jobs%s %.3f%% (%s);", n, v.equals(DROPIN) ? ""
-                            : ", " + v.substring(DROPIN.length() + 1), percent,
+                    line.append(String.format(Locale.ROOT, " %d jobs%s %.3f%% (%s);", n, storeSuffix(v), percent,
                             percent <= WAL_GOAL_PERCENT ? "met" : "NOT met"));
                 }
             }
@@ -196,9 +200,8 @@ final class SeaTunnelScaleSection {
                         KILL_GOAL_RATIO));
                 parts.add(ratioVerdict(m, n, v, Figure.SUBMIT_P99, "submit p99", SUBMIT_P99_GOAL_RATIO));
                 parts.add(heapVerdict(m, n, v));
-                md.append("- ").append(n).append(" jobs").append(v.equals(DROPIN) ? "" : ", "
-                        + v.substring(DROPIN.length() + 1)).append(": ").append(String.join("; ", parts))
-                        .append(".\n");
+                md.append("- ").append(n).append(" jobs").append(storeSuffix(v)).append(": ")
+                        .append(String.join("; ", parts)).append(".\n");
             }
         }
         md.append('\n');
