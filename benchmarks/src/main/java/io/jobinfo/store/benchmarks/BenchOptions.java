@@ -429,7 +429,8 @@ final class BenchOptions {
                   --engine-scale LIST|none job counts of the real SeaTunnel scale scenario (default 10,30,100; up to
                                            300), stock and drop-in 3-member clusters per count
                   --engine-scale-rounds N  its rounds (default: --rounds); medians per count
-                  --engine-scale-minutes M its budget: a count estimated to pass it is not started (default 90)
+                  --engine-scale-minutes M its budget over all rounds: a count estimated to pass it is not started, one
+                                           running a quarter past it is stopped (default 90)
                   --engine-scale-persistence on|off  SeaTunnel's IMap persistence there, with the WAL bytes per
                                            job (default off; stock: FileMapStoreFactory, drop-in: its factory)
                   --engine-scale-stores LIST  the drop-in's stores there, a cluster each per count (default local;

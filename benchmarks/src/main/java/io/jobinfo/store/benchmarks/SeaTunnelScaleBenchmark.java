@@ -23,8 +23,8 @@ import java.util.Map;
  * them.
  *
  * <p>Where it stops: a count whose run fails (the scenario stops, or a job is not RUNNING again after the kill) is
- * the last one of every round; a count whose estimated run time (the previous count's, scaled by the job count)
- * would pass {@code --engine-scale-minutes} is not started. The section says which happened.
+ * the last one of every round; {@link ScaleBudget} decides whether a count starts within
+ * {@code --engine-scale-minutes} and stops one that runs well past it. The section says which happened.
  */
 final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
 
@@ -48,23 +48,18 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
 
     private void rounds(EngineHarness harness, EngineScaleStores stores) {
         long start = System.nanoTime();
+        ScaleBudget budget = new ScaleBudget(o.engineScaleMinutes);
         int ceiling = Integer.MAX_VALUE; // the first count that failed: no round goes there again
         for (int round = 0; round < o.engineScaleRounds(); round++) {
-            double lastMinutes = 0;
-            int lastCount = 0;
             boolean any = false;
             for (int c = 0; c < o.engineScale.size(); c++) {
                 int count = o.engineScale.get(c);
                 if (count >= ceiling) {
                     break;
                 }
-                double elapsed = (System.nanoTime() - start) / 6e10;
-                double estimate = lastCount == 0 ? 0 : lastMinutes * count / lastCount;
-                if (lastCount > 0 && elapsed + estimate > o.engineScaleMinutes) {
-                    notes.add(String.format(Locale.ROOT, "Round %d stopped before %d jobs: %.1f min spent, and %d"
-                            + " jobs would take about %.0f min more (the %d-job count took %.1f), past the budget of"
-                            + " %d min (`--engine-scale-minutes`).", round + 1, count, elapsed, count, estimate,
-                            lastCount, lastMinutes, o.engineScaleMinutes));
+                String refusal = budget.refusal(round + 1, count, minutesSince(start));
+                if (refusal != null) {
+                    notes.add(refusal);
                     break;
                 }
                 List<String> runs = runs(round + c, stores.started());
@@ -73,11 +68,19 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
                 long t0 = System.nanoTime();
                 String failure = null;
                 for (int r = 0; r < runs.size() && failure == null; r++) {
-                    failure = runCount(harness, round, count, runs.get(r), stores);
+                    Duration timeout = Duration.ofSeconds((long) (60 * Math.min(90,
+                            budget.timeoutMinutes(minutesSince(start)))));
+                    failure = runCount(harness, round, count, runs.get(r), stores, timeout);
+                    if (failure != null && budget.spentAfter(minutesSince(start))) {
+                        failure = String.format(Locale.ROOT, "stopped by the budget: %.1f min spent, past the %d min"
+                                + " of `--engine-scale-minutes` and a quarter more, with %s of the count still"
+                                + " running (its figures are lost; its progress is in the log). %s",
+                                minutesSince(start), o.engineScaleMinutes, runs.get(r), failure);
+                    }
                 }
-                lastMinutes = (System.nanoTime() - t0) / 6e10;
-                lastCount = count;
-                m.add("engineScale.minutes." + count, "min", lastMinutes);
+                double took = minutesSince(t0);
+                budget.took(count, took);
+                m.add("engineScale.minutes." + count, "min", took);
                 if (failure != null) {
                     notes.add("Round " + (round + 1) + " stopped at " + count + " jobs: " + failure);
                     ceiling = count;
@@ -90,6 +93,10 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
             }
             roundsMeasured += any ? 1 : 0;
         }
+    }
+
+    private static double minutesSince(long nanos) {
+        return (System.nanoTime() - nanos) / 6e10;
     }
 
     /**
@@ -107,7 +114,8 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
     }
 
     /** One run ({@link #runs}) of one count of one round; returns why it failed, or null. */
-    private String runCount(EngineHarness harness, int round, int count, String run, EngineScaleStores stores) {
+    private String runCount(EngineHarness harness, int round, int count, String run, EngineScaleStores stores,
+                            Duration timeout) {
         boolean store = !run.startsWith("stock") && !run.startsWith("dropin");
         Path dir = work.resolve("seatunnel-scale-" + round + "-" + count + (store ? "-" + run : ""));
         List<String> args = new ArrayList<>(List.of("--members", Integer.toString(o.members), "--jobs",
@@ -123,7 +131,7 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
                 return "cannot write the " + run + " store's section under " + dir + ": " + e;
             }
         }
-        return scenario(harness, args, dir, Duration.ofMinutes(90),
+        return scenario(harness, args, dir, timeout,
                 result -> record(result, count, dir, store ? "-" + run : ""));
     }
 

@@ -1,0 +1,88 @@
+package io.jobinfo.store.benchmarks;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The machine-time budget of the real-engine scale scenario ({@code --engine-scale-minutes}), over all its rounds:
+ * whether a job count may start, and how long a started one may run.
+ *
+ * <p>Estimate of a count: the longest time the same count took in an earlier round; else the last measured count's
+ * time extrapolated with the growth measured between the last two counts below it ({@code t(n) = t(b) (n / b)^k},
+ * {@code k = log(t(b) / t(a)) / log(b / a)}, at least 1: the cost per job of this scenario grows with the jobs, so a
+ * linear estimate is too low, as a 300-job count of 2026-12-07 showed); else, with one count measured, in proportion
+ * to the jobs; with none, 0 (the first count always starts). A count starts only if the minutes spent plus its
+ * estimate fit in the budget. One that was started but runs past the budget plus a grace of a quarter of it is
+ * stopped ({@link #timeoutMinutes}) and recorded as stopped by the budget.
+ */
+final class ScaleBudget {
+
+    private final int budgetMinutes;
+    /** Minutes each count took, the longest over the rounds measured so far. */
+    private final TreeMap<Integer, Double> minutes = new TreeMap<>();
+
+    ScaleBudget(int budgetMinutes) {
+        this.budgetMinutes = budgetMinutes;
+    }
+
+    /** Records that one run of {@code count} jobs (every cluster of it) took {@code took} minutes. */
+    void took(int count, double took) {
+        minutes.merge(count, took, Math::max);
+    }
+
+    /** The estimated minutes of {@code count} jobs (above). */
+    double estimate(int count) {
+        Double same = minutes.get(count);
+        if (same != null) {
+            return same;
+        }
+        Map.Entry<Integer, Double> b = minutes.lowerEntry(count);
+        if (b == null) {
+            return 0;
+        }
+        Map.Entry<Integer, Double> a = minutes.lowerEntry(b.getKey());
+        double k = 1;
+        if (a != null && a.getValue() > 0 && b.getValue() > a.getValue()) {
+            k = Math.max(1, Math.log(b.getValue() / a.getValue()) / Math.log((double) b.getKey() / a.getKey()));
+        }
+        return b.getValue() * Math.pow((double) count / b.getKey(), k);
+    }
+
+    /**
+     * Null if {@code count} may start after {@code spent} minutes; else why not, for the report (round numbered from
+     * 1).
+     */
+    String refusal(int round, int count, double spent) {
+        double estimate = estimate(count);
+        if (spent + estimate <= budgetMinutes) {
+            return null;
+        }
+        return String.format(Locale.ROOT, "Round %d stopped before %d jobs: %.1f min spent, and %d jobs would take"
+                + " about %.0f min more (%s), past the budget of %d min (`--engine-scale-minutes`).", round, count,
+                spent, count, estimate, basis(count), budgetMinutes);
+    }
+
+    /** The minutes a run started after {@code spent} minutes may take: to the budget plus a quarter (at least 1). */
+    double timeoutMinutes(double spent) {
+        return Math.max(1, budgetMinutes * 1.25 - spent);
+    }
+
+    /** Whether a run that ended after {@code spent} minutes ran into {@link #timeoutMinutes} (give or take 0.1 min). */
+    boolean spentAfter(double spent) {
+        return spent >= budgetMinutes * 1.25 - 0.1;
+    }
+
+    private String basis(int count) {
+        if (minutes.containsKey(count)) {
+            return "the time this count took in an earlier round";
+        }
+        Integer b = minutes.lowerKey(count);
+        Integer a = b == null ? null : minutes.lowerKey(b);
+        if (a == null) {
+            return String.format(Locale.ROOT, "the %d-job count took %.1f, scaled by the jobs", b, minutes.get(b));
+        }
+        return String.format(Locale.ROOT, "the %d- and %d-job counts took %.1f and %.1f; extrapolated with that growth,"
+                + " at least in proportion to the jobs", a, b, minutes.get(a), minutes.get(b));
+    }
+}
