@@ -13,17 +13,22 @@ import java.util.TreeMap;
  * {@code k = log(t(b) / t(a)) / log(b / a)}, at least 1: the cost per job of this scenario grows with the jobs, so a
  * linear estimate is too low, as a 300-job count of 2026-12-07 showed); else, with one count measured, in proportion
  * to the jobs; with none, 0 (the first count always starts). A count starts only if the minutes spent plus its
- * estimate fit in the budget. One that was started but runs past the budget plus a grace of a quarter of it is
- * stopped ({@link #timeoutMinutes}) and recorded as stopped by the budget.
+ * estimate fit in the budget with the later rounds' share kept free: each later round repeats every count measured so
+ * far and this one, so a large count of the first round cannot spend the time the other rounds need for their medians
+ * (a 300-job count started in round 1 of 3 would have). One that was started but runs past the budget plus a grace of
+ * a quarter of it is stopped ({@link #timeoutMinutes}) and recorded as stopped by the budget.
  */
 final class ScaleBudget {
 
     private final int budgetMinutes;
+    private final int rounds;
     /** Minutes each count took, the longest over the rounds measured so far. */
     private final TreeMap<Integer, Double> minutes = new TreeMap<>();
 
-    ScaleBudget(int budgetMinutes) {
+    /** A budget of {@code budgetMinutes} over {@code rounds} rounds. */
+    ScaleBudget(int budgetMinutes, int rounds) {
         this.budgetMinutes = budgetMinutes;
+        this.rounds = rounds;
     }
 
     /** Records that one run of {@code count} jobs (every cluster of it) took {@code took} minutes. */
@@ -50,17 +55,21 @@ final class ScaleBudget {
     }
 
     /**
-     * Null if {@code count} may start after {@code spent} minutes; else why not, for the report (round numbered from
-     * 1).
+     * Null if {@code count} may start after {@code spent} minutes in round {@code round} (from 1); else why not, for
+     * the report.
      */
     String refusal(int round, int count, double spent) {
         double estimate = estimate(count);
-        if (spent + estimate <= budgetMinutes) {
+        double reserve = Math.max(0, rounds - round) * (estimate + minutes.entrySet().stream().filter(e -> e.getKey() != count)
+                .mapToDouble(Map.Entry::getValue).sum());
+        if (spent + estimate + reserve <= budgetMinutes) {
             return null;
         }
         return String.format(Locale.ROOT, "Round %d stopped before %d jobs: %.1f min spent, and %d jobs would take"
-                + " about %.0f min more (%s), past the budget of %d min (`--engine-scale-minutes`).", round, count,
-                spent, count, estimate, basis(count), budgetMinutes);
+                + " about %.0f min more (%s)%s, past the budget of %d min (`--engine-scale-minutes`).", round, count,
+                spent, count, estimate, basis(count), reserve == 0 ? "" : String.format(Locale.ROOT,
+                        ", with %.0f min kept for the %d later round(s) to repeat every count so far and this one",
+                        reserve, rounds - round), budgetMinutes);
     }
 
     /** The minutes a run started after {@code spent} minutes may take: to the budget plus a quarter (at least 1). */

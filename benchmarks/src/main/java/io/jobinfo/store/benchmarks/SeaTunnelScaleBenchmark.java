@@ -48,7 +48,7 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
 
     private void rounds(EngineHarness harness, EngineScaleStores stores) {
         long start = System.nanoTime();
-        ScaleBudget budget = new ScaleBudget(o.engineScaleMinutes);
+        ScaleBudget budget = new ScaleBudget(o.engineScaleMinutes, o.engineScaleRounds());
         int ceiling = Integer.MAX_VALUE; // the first count that failed: no round goes there again
         for (int round = 0; round < o.engineScaleRounds(); round++) {
             boolean any = false;
