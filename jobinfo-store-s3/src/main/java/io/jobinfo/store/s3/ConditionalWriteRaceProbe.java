@@ -346,7 +346,7 @@ final class ConditionalWriteRaceProbe {
             s3.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(uploadId));
         } catch (SdkException e) {
             LOG.warn("Could not abort the probe upload {} of {} ({}); it is not a blob and can be aborted by a bucket"
-                    + " lifecycle rule", uploadId, key, S3JobInfoStore.describe(e));
+                    + " lifecycle rule", uploadId, key, S3Errors.describe(e));
         }
     }
 
@@ -355,7 +355,7 @@ final class ConditionalWriteRaceProbe {
             s3.deleteObject(d -> d.bucket(settings.bucket).key(key));
         } catch (SdkException e) {
             LOG.warn("Could not delete the probe object {} ({}); it is not a blob and is ignored by the store", key,
-                    S3JobInfoStore.describe(e));
+                    S3Errors.describe(e));
         }
     }
 }

@@ -52,7 +52,7 @@ final class RaceVerdictRecord {
         try {
             text = s3.getObjectAsBytes(g -> g.bucket(settings.bucket).key(key)).asString(StandardCharsets.UTF_8);
         } catch (SdkException e) {
-            if (S3JobInfoStore.isNotFound(e)) {
+            if (S3Errors.isNotFound(e)) {
                 return null;
             }
             throw e;
@@ -81,8 +81,8 @@ final class RaceVerdictRecord {
                     + " until that object is deleted (do so once the server is fixed or replaced)";
         } catch (SdkException e) {
             LOG.warn("Could not record the race verdict in {} ({}); later start-ups race again", location(),
-                    S3JobInfoStore.describe(e));
-            return "; not recorded in " + location() + " (" + S3JobInfoStore.describe(e) + ")";
+                    S3Errors.describe(e));
+            return "; not recorded in " + location() + " (" + S3Errors.describe(e) + ")";
         }
     }
 }

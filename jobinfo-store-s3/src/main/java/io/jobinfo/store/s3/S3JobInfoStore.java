@@ -26,8 +26,6 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.ContentStreamProvider;
@@ -38,7 +36,6 @@ import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
 import software.amazon.awssdk.services.s3.model.CreateMultipartUploadRequest;
 import software.amazon.awssdk.services.s3.model.MultipartUpload;
-import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 import software.amazon.awssdk.services.s3.model.NoSuchUploadException;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -300,7 +297,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             // CreateMultipartUpload stores nothing visible; an upload created despite the error is listed as
             // incomplete and aborted by GC.
             throw new JobInfoStoreException("Starting the multipart upload failed (nothing was stored): "
-                    + describe(e) + hint(e), jobId, location(jobId), e);
+                    + S3Errors.describe(e) + hint(e), jobId, location(jobId), e);
         }
         boolean completed = false;
         try {
@@ -343,7 +340,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                         : "the upload could not be aborted: list() reports it as incomplete and garbage collection"
                         + " removes it";
                 throw new JobInfoStoreException("Uploading a part failed (nothing was stored; " + upload + "): "
-                        + describe(e) + hint(e), jobId, location(jobId), e);
+                        + S3Errors.describe(e) + hint(e), jobId, location(jobId), e);
             }
             try {
                 s3.completeMultipartUpload(c -> {
@@ -401,7 +398,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             return true; // already gone
         } catch (SdkException e) {
             LOG.warn("Could not abort the multipart upload {} of job {} at {} ({}); list() reports it as incomplete"
-                    + " and garbage collection removes it", uploadId, jobId, location(jobId), describe(e));
+                    + " and garbage collection removes it", uploadId, jobId, location(jobId), S3Errors.describe(e));
             return false;
         }
     }
@@ -449,19 +446,20 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
         if (!S3Attempts.anEarlierAttemptMayHaveLanded(e)) {
             int status = e instanceof S3Exception ? ((S3Exception) e).statusCode() : 0;
             if (status >= 400 && status < 500 && status != 408 || status == 501) {
-                return new JobInfoStoreException(operation + " was refused (nothing was stored): " + describe(e)
-                        + hint(e), jobId, location(jobId), e);
+                return new JobInfoStoreException(operation + " was refused (nothing was stored): "
+                        + S3Errors.describe(e) + hint(e), jobId, location(jobId), e);
             }
             if (!(e instanceof S3Exception) && S3Attempts.lastAttemptNeverConnected(e)) {
                 return new JobInfoStoreException(operation + " could not connect in " + attempts
-                        + (attempts == 1 ? " attempt" : " attempts") + " (nothing was stored): " + describe(e)
-                        + hint(e), jobId, location(jobId), e);
+                        + (attempts == 1 ? " attempt" : " attempts") + " (nothing was stored): "
+                        + S3Errors.describe(e) + hint(e), jobId, location(jobId), e);
             }
         }
         String attemptsNote = attempts > 1 ? " (" + attempts + " attempts; an earlier one may have been carried out"
                 + " and its answer lost)" : "";
         return new OutcomeUnknownException(operation + " failed after the request may have reached the server"
-                + attemptsNote + ": " + describe(e) + hint(e) + ". Retrying the create with the same bytes is safe",
+                + attemptsNote + ": " + S3Errors.describe(e) + hint(e)
+                + ". Retrying the create with the same bytes is safe",
                 jobId, location(jobId), e);
     }
 
@@ -474,10 +472,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             return s3.getObject(g -> g.bucket(bucket).key(key(jobId))
                     .checksumMode(sdkChecksums ? ChecksumMode.ENABLED : null));
         } catch (SdkException e) {
-            if (isNotFound(e)) {
+            if (S3Errors.isNotFound(e)) {
                 throw new BlobNotFoundException(jobId, location(jobId));
             }
-            throw new JobInfoStoreException("Reading the blob failed: " + describe(e) + hint(e), jobId,
+            throw new JobInfoStoreException("Reading the blob failed: " + S3Errors.describe(e) + hint(e), jobId,
                     location(jobId), e);
         }
     }
@@ -493,10 +491,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             s3.headObject(h -> h.bucket(bucket).key(key(jobId)));
             return true;
         } catch (SdkException e) {
-            if (isNotFound(e)) {
+            if (S3Errors.isNotFound(e)) {
                 return false;
             }
-            throw new JobInfoStoreException("Checking for the blob failed: " + describe(e) + hint(e), jobId,
+            throw new JobInfoStoreException("Checking for the blob failed: " + S3Errors.describe(e) + hint(e), jobId,
                     location(jobId), e);
         }
     }
@@ -516,7 +514,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             return true;
         } catch (SdkException e) {
             throw new JobInfoStoreException("Deleting the blob failed; it may still exist, retry later: "
-                    + describe(e) + hint(e), jobId, location(jobId), e);
+                    + S3Errors.describe(e) + hint(e), jobId, location(jobId), e);
         }
     }
 
@@ -556,7 +554,7 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
                 }
             }
         } catch (SdkException e) {
-            throw new JobInfoStoreException("Listing the store failed: " + describe(e) + hint(e), null,
+            throw new JobInfoStoreException("Listing the store failed: " + S3Errors.describe(e) + hint(e), null,
                     locationBase, e);
         }
     }
@@ -575,10 +573,10 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
             s3.abortMultipartUpload(a -> a.bucket(bucket).key(prefix + name).uploadId(uploadId));
             return true;
         } catch (SdkException e) {
-            if (isNotFound(e)) {
+            if (S3Errors.isNotFound(e)) {
                 return false;
             }
-            throw new JobInfoStoreException("Aborting the incomplete upload failed: " + describe(e) + hint(e),
+            throw new JobInfoStoreException("Aborting the incomplete upload failed: " + S3Errors.describe(e) + hint(e),
                     leftover.jobId(), location, e);
         }
     }
@@ -592,119 +590,9 @@ public final class S3JobInfoStore extends AbstractJobInfoStore {
 
     // ------------------------------------------------------------------------------------------------ messages
 
-    /** Whether {@code e} says that the key or the upload does not exist (HTTP 404). */
-    static boolean isNotFound(SdkException e) {
-        return e instanceof NoSuchKeyException || e instanceof NoSuchUploadException
-                || e instanceof S3Exception && ((S3Exception) e).statusCode() == 404;
-    }
-
-    /** The SDK's own description: status, error code and request id for service errors, the cause otherwise. */
-    static String describe(SdkException e) {
-        if (e instanceof S3Exception) {
-            S3Exception s = (S3Exception) e;
-            if (s.awsErrorDetails() != null) {
-                return "HTTP " + s.statusCode() + " " + s.awsErrorDetails().errorCode() + " ("
-                        + s.awsErrorDetails().errorMessage() + ", request id " + s.requestId() + ")";
-            }
-            return "HTTP " + s.statusCode() + " (request id " + s.requestId() + ")";
-        }
-        return e.getMessage();
-    }
-
     /** What to do about {@code e}, as a sentence starting with "; ". */
     String hint(SdkException e) {
-        return hint(e, settings, clients.checksumMode);
-    }
-
-    static String hint(SdkException e, S3StoreSettings settings) {
-        return hint(e, settings, settings.checksumMode);
-    }
-
-    /** {@code mode}: the request checksum mode the failed request was sent in. */
-    static String hint(SdkException e, S3StoreSettings settings, S3StoreSettings.ChecksumMode mode) {
-        String endpoint = settings.describeEndpoint();
-        if (e instanceof S3Exception) {
-            S3Exception s = (S3Exception) e;
-            int status = s.statusCode();
-            if (refusesRequestBody(s)) {
-                return "; " + endpoint + " refused the request body as the AWS SDK sent it (" + S3StoreSettings.P
-                        + S3StoreSettings.REQUEST_CHECKSUM + "=" + mode + "): " + requestBodyAdvice(mode);
-            }
-            if (status == 403) {
-                return "; access denied by " + endpoint + ": check the credentials (" + S3StoreSettings.ACCESS_KEY
-                        + "/" + S3StoreSettings.SECRET_KEY + " or the AWS default credential chain) and that they"
-                        + " may read, write, list and delete in bucket " + settings.bucket;
-            }
-            if (status == 301 || "AuthorizationHeaderMalformed".equals(errorCode(s))) {
-                return "; bucket " + settings.bucket + " is in another region: set " + S3StoreSettings.REGION
-                        + " to the bucket's region";
-            }
-            if (status == 501) {
-                return "; " + endpoint + " does not implement this request" + (settings.sse != S3StoreSettings.Sse.NONE
-                        ? " (it may not support server-side encryption: check " + S3StoreSettings.SSE + ")" : "");
-            }
-            if (status == 503 || status == 429 || status >= 500) {
-                return "; " + endpoint + " is overloaded or failing and the retry budget ("
-                        + S3StoreSettings.RETRY_MAX_ATTEMPTS + "=" + settings.maxAttempts + ") is spent: retry"
-                        + " later, or raise the retry budget";
-            }
-            return "";
-        }
-        if (e instanceof ApiCallTimeoutException) {
-            return "; no answer from " + endpoint + " within " + S3StoreSettings.CALL_TIMEOUT + "="
-                    + settings.callTimeout + ": check that the endpoint is reachable, or raise the timeout";
-        }
-        if (e instanceof SdkClientException) {
-            return "; cannot talk to " + endpoint + " (after " + settings.maxAttempts + " attempts): check "
-                    + S3StoreSettings.ENDPOINT + ", the network and that the server is up";
-        }
-        return "";
-    }
-
-    private static String errorCode(S3Exception s) {
-        return s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();
-    }
-
-    /**
-     * Whether the server refused how the request body was encoded or checked (not the request itself): Ceph RGW 16
-     * answers the SDK's trailing checksums with {@code 400 XAmzContentSHA256Mismatch}; other servers say
-     * {@code InvalidDigest}, {@code BadDigest}, {@code 411 MissingContentLength}, or a 400/501 about the checksum,
-     * the chunked encoding or the content SHA-256.
-     */
-    static boolean refusesRequestBody(S3Exception s) {
-        String code = errorCode(s);
-        if ("XAmzContentSHA256Mismatch".equals(code) || "InvalidDigest".equals(code) || "BadDigest".equals(code)
-                || "MissingContentLength".equals(code) || "InvalidChunkSizeError".equals(code)
-                || s.statusCode() == 411) {
-            return true;
-        }
-        if (s.statusCode() != 400 && s.statusCode() != 501) {
-            return false;
-        }
-        String message = s.awsErrorDetails() == null || s.awsErrorDetails().errorMessage() == null ? ""
-                : s.awsErrorDetails().errorMessage().toLowerCase(java.util.Locale.ROOT);
-        return message.contains("sha256") || message.contains("checksum") || message.contains("trailer")
-                || message.contains("chunk") || message.contains("transfer-encoding")
-                || message.contains("content-encoding") || message.contains("decoded-content-length");
-    }
-
-    /** What to set after the server refused a request body sent in {@code mode}. */
-    static String requestBodyAdvice(S3StoreSettings.ChecksumMode mode) {
-        String key = S3StoreSettings.P + S3StoreSettings.REQUEST_CHECKSUM;
-        switch (mode) {
-            case CRC32C:
-                return "servers that predate the SDK's trailing checksums (Ceph RGW 16, several appliances) need "
-                        + key + "=when-required, or " + key + "=auto to let the start-up probe choose (the blob"
-                        + " envelope's own CRC32C and SHA-256 still guard every byte)";
-            case WHEN_REQUIRED:
-                return "a server that does not accept aws-chunked bodies needs " + key + "=unchunked, or " + key
-                        + "=auto to let the start-up probe choose";
-            case UNCHUNKED:
-                return "it refuses even a plainly signed body: check the endpoint and any proxy in front of it";
-            default:
-                return "the start-up probe tried crc32c, when-required and unchunked and the server refused"
-                        + " each; check the endpoint and any proxy in front of it";
-        }
+        return S3Errors.hint(e, settings, clients.checksumMode);
     }
 
     @Override

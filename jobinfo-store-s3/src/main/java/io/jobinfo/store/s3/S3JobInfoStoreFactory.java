@@ -209,8 +209,8 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
             throw new JobInfoStoreException(startupClientFailure(e, settings), null, base, e);
         } catch (SdkException e) {
             throw new JobInfoStoreException("Cannot reach bucket " + settings.bucket + " at "
-                    + settings.describeEndpoint() + ": " + S3JobInfoStore.describe(e)
-                    + S3JobInfoStore.hint(e, settings), null, base, e);
+                    + settings.describeEndpoint() + ": " + S3Errors.describe(e)
+                    + S3Errors.hint(e, settings), null, base, e);
         }
     }
 
@@ -235,7 +235,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                         + S3StoreSettings.REGION + " to the bucket's region";
             default:
                 return "Bucket " + settings.bucket + " at " + settings.describeEndpoint() + " cannot be used: "
-                        + S3JobInfoStore.describe(e) + S3JobInfoStore.hint(e, settings);
+                        + S3Errors.describe(e) + S3Errors.hint(e, settings);
         }
     }
 
@@ -247,7 +247,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
                     + " AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, a profile, or an instance or container role)";
         }
         return "Cannot reach the S3 endpoint " + settings.describeEndpoint() + " for bucket " + settings.bucket
-                + " (" + message + ")" + S3JobInfoStore.hint(e, settings);
+                + " (" + message + ")" + S3Errors.hint(e, settings);
     }
 
 }

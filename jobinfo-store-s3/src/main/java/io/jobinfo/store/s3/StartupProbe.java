@@ -124,16 +124,16 @@ final class StartupProbe {
                 return;
             } catch (S3Exception e) {
                 first = first == null ? e : first;
-                refusals.add(mode + " with " + S3JobInfoStore.describe(e));
+                refusals.add(mode + " with " + S3Errors.describe(e));
                 if (!auto || i + 1 == candidates.size() || !mayRefuseTheBody(e)) {
                     ChecksumMode adviceFor = !auto ? mode : i + 1 == candidates.size() ? ChecksumMode.AUTO
                             : ChecksumMode.CRC32C;
                     throw new JobInfoStoreException("Cannot write under the prefix (probe "
                             + S3JobInfoStore.locationOfKey(settings.bucket, key) + "): "
-                            + (refusals.size() == 1 ? S3JobInfoStore.describe(e) + " in "
+                            + (refusals.size() == 1 ? S3Errors.describe(e) + " in "
                             + S3StoreSettings.REQUEST_CHECKSUM + " mode " + mode
                             : S3StoreSettings.REQUEST_CHECKSUM + " modes tried: " + String.join("; ", refusals))
-                            + S3JobInfoStore.hint(first, settings, adviceFor) + "; the store needs s3:PutObject,"
+                            + S3Errors.hint(first, settings, adviceFor) + "; the store needs s3:PutObject,"
                             + " s3:GetObject, s3:DeleteObject, s3:ListBucket, s3:ListBucketMultipartUploads and"
                             + " s3:AbortMultipartUpload", null, base, first);
                 }
@@ -155,7 +155,7 @@ final class StartupProbe {
         String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
         return status == 400 || status == 411 || status == 501
                 || status == 403 && "SignatureDoesNotMatch".equals(code)
-                || S3JobInfoStore.refusesRequestBody(e);
+                || S3Errors.refusesRequestBody(e);
     }
 
     private void put(String key, String body) {
@@ -183,7 +183,7 @@ final class StartupProbe {
             } catch (S3Exception e) {
                 if (e.statusCode() != 412) {
                     putFailure = "a second PutObject with If-None-Match: * on an existing key was answered "
-                            + S3JobInfoStore.describe(e) + " instead of 412";
+                            + S3Errors.describe(e) + " instead of 412";
                 }
             }
             boolean checksums = current.sdkChecksums();
@@ -207,7 +207,7 @@ final class StartupProbe {
             } catch (S3Exception e) {
                 if (e.statusCode() != 412) {
                     completeFailure = "CompleteMultipartUpload with If-None-Match: * on an existing key was"
-                            + " answered " + S3JobInfoStore.describe(e) + " instead of 412";
+                            + " answered " + S3Errors.describe(e) + " instead of 412";
                 }
             }
             if (putFailure == null) {
@@ -217,8 +217,8 @@ final class StartupProbe {
             }
         } catch (S3Exception e) {
             throw new JobInfoStoreException("Cannot write under the prefix (probe "
-                    + S3JobInfoStore.locationOfKey(settings.bucket, key) + "): " + S3JobInfoStore.describe(e)
-                    + S3JobInfoStore.hint(e, settings, current.checksumMode) + "; the store needs s3:PutObject,"
+                    + S3JobInfoStore.locationOfKey(settings.bucket, key) + "): " + S3Errors.describe(e)
+                    + S3Errors.hint(e, settings, current.checksumMode) + "; the store needs s3:PutObject,"
                     + " s3:GetObject, s3:DeleteObject, s3:ListBucket, s3:ListBucketMultipartUploads and"
                     + " s3:AbortMultipartUpload", null, base, e);
         } catch (SdkClientException e) {
@@ -257,7 +257,7 @@ final class StartupProbe {
                 current.s3.abortMultipartUpload(a -> a.bucket(settings.bucket).key(key).uploadId(uploadId));
             } catch (SdkException e) {
                 LOG.warn("Could not abort the probe upload of {} ({}); it is not a blob and can be aborted by a"
-                        + " bucket lifecycle rule", key, S3JobInfoStore.describe(e));
+                        + " bucket lifecycle rule", key, S3Errors.describe(e));
             }
         }
         openUploads.clear();
@@ -265,7 +265,7 @@ final class StartupProbe {
             current.s3.deleteObject(d -> d.bucket(settings.bucket).key(key));
         } catch (SdkException e) {
             LOG.warn("Could not delete the probe object {} ({}); it is not a blob and is ignored by the store", key,
-                    S3JobInfoStore.describe(e));
+                    S3Errors.describe(e));
         }
     }
 }
