@@ -60,8 +60,9 @@ final class ScaleBudget {
      */
     String refusal(int round, int count, double spent) {
         double estimate = estimate(count);
-        double reserve = Math.max(0, rounds - round) * (estimate + minutes.entrySet().stream().filter(e -> e.getKey() != count)
-                .mapToDouble(Map.Entry::getValue).sum());
+        double others = minutes.entrySet().stream().filter(e -> e.getKey() != count)
+                .mapToDouble(Map.Entry::getValue).sum();
+        double reserve = Math.max(0, rounds - round) * (estimate + others);
         if (spent + estimate + reserve <= budgetMinutes) {
             return null;
         }

@@ -79,7 +79,8 @@ final class SeaTunnelScaleSection {
             goalVerdicts(md, m, counts, stores);
             growth(md, m, counts, shown, stores);
             md.append("![real SeaTunnel 2.3.8 at scale](").append(CHART).append(")\n\n");
-            md.append("Machine time per count (every cluster of the count, one after the other, start to stop, median of rounds):");
+            md.append("Machine time per count (every cluster of the count, one after the other, start to stop,"
+                    + " median of rounds):");
             for (int n : counts) {
                 md.append(String.format(Locale.ROOT, " %d jobs %.1f min;", n, m.median("engineScale.minutes." + n)));
             }
