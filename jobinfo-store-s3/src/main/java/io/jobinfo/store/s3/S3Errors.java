@@ -80,7 +80,8 @@ final class S3Errors {
         return "";
     }
 
-    private static String errorCode(S3Exception s) {
+    /** The S3 error code of {@code s} ({@code NoSuchKey}, {@code XAmzContentSHA256Mismatch}, ...), or null. */
+    static String errorCode(S3Exception s) {
         return s.awsErrorDetails() == null ? null : s.awsErrorDetails().errorCode();
     }
 

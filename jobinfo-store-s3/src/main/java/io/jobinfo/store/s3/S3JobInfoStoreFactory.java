@@ -196,8 +196,7 @@ public final class S3JobInfoStoreFactory implements JobInfoStoreFactory {
             return false;
         }
         S3Exception s = (S3Exception) t;
-        return s.statusCode() == 409 && s.awsErrorDetails() != null
-                && "ConditionalRequestConflict".equals(s.awsErrorDetails().errorCode());
+        return s.statusCode() == 409 && "ConditionalRequestConflict".equals(S3Errors.errorCode(s));
     }
 
     static void headBucket(S3Client s3, S3StoreSettings settings, Location base) throws JobInfoStoreException {

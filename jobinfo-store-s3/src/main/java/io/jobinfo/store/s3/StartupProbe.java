@@ -152,7 +152,7 @@ final class StartupProbe {
      */
     private static boolean mayRefuseTheBody(S3Exception e) {
         int status = e.statusCode();
-        String code = e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+        String code = S3Errors.errorCode(e);
         return status == 400 || status == 411 || status == 501
                 || status == 403 && "SignatureDoesNotMatch".equals(code)
                 || S3Errors.refusesRequestBody(e);
