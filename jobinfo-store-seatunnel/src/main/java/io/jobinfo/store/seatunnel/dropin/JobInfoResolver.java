@@ -52,8 +52,8 @@ final class JobInfoResolver implements AutoCloseable {
     /** What an operator can do about a job whose blob is gone or damaged (SeaTunnel's cancel leaves its entry). */
     static final String WAY_OUT = "put the blob back from a backup, or remove the job's entry from"
             + " engine_runningJobInfo (SeaTunnel's cancel does not remove it; see docs/seatunnel.md)";
-    /** Reader threads: loads of distinct jobs that run at once (a restore loads every job). */
-    static final int READER_THREADS = 8;
+    /** The most reader threads a resolver starts, whatever its store suggests. */
+    static final int MAX_READER_THREADS = 256;
 
     private final JobInfoStore store;
     /**
@@ -114,7 +114,8 @@ final class JobInfoResolver implements AutoCloseable {
         this.metrics = metrics;
         this.cache = cache;
         final AtomicInteger n = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(READER_THREADS, READER_THREADS, 60, TimeUnit.SECONDS,
+        int threads = readerThreads(store);
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<Runnable>(), r -> {
                     Thread t = new Thread(r, "jobinfo-dropin-reader-" + n.incrementAndGet());
                     t.setDaemon(true);
@@ -122,6 +123,16 @@ final class JobInfoResolver implements AutoCloseable {
                 });
         pool.allowCoreThreadTimeOut(true);
         this.readers = pool;
+    }
+
+    /**
+     * Reader threads, that is loads of distinct jobs in flight at once (a restore after a master switch loads every
+     * job): the store's {@link JobInfoStore#suggestedReadParallelism()} (8 for a disk or HDFS, more for an object
+     * store whose latency per request they hide), between 1 and {@value #MAX_READER_THREADS}. Idle ones end after a
+     * minute.
+     */
+    static int readerThreads(JobInfoStore store) {
+        return Math.max(1, Math.min(MAX_READER_THREADS, store.suggestedReadParallelism()));
     }
 
     /** The id of the store this resolver reads. */
