@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 /**
  * What the real-engine scenarios of the report share ({@link SeaTunnelEngineBenchmark},
@@ -88,11 +89,20 @@ abstract class RealEngineBenchmark {
      */
     final String scenario(EngineHarness harness, List<String> args, Path dir, Duration timeout,
                           Function<JsonNode, String> record) {
+        return scenario(harness, args, dir, timeout, failure -> failure, record);
+    }
+
+    /**
+     * {@link #scenario(EngineHarness, List, Path, Duration, Function)}, with the failure of a run stopped by its
+     * {@code timeout} worded by {@code timedOut} (given the harness's description).
+     */
+    final String scenario(EngineHarness harness, List<String> args, Path dir, Duration timeout,
+                          UnaryOperator<String> timedOut, Function<JsonNode, String> record) {
         try {
             EngineHarness.Outcome out = harness.run(args, dir, line -> ScenarioBenchmark.log("  %s", line), timeout);
-            if (out.result() == null || out.result().has("error")) {
-                return (out.result() == null ? "the scenario JVM ended with exit code " + out.exitCode()
-                        : out.result().path("error").asText()) + " (logs: " + dir + ").";
+            if (!out.completed()) {
+                String failure = out.failure() + " (logs: " + dir + ").";
+                return out.timedOut() ? timedOut.apply(failure) : failure;
             }
             return record.apply(out.result());
         } catch (IOException | RuntimeException e) {

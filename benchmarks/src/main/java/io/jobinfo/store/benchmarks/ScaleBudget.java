@@ -78,11 +78,6 @@ final class ScaleBudget {
         return Math.max(1, budgetMinutes * 1.25 - spent);
     }
 
-    /** Whether a run that ended after {@code spent} minutes ran into {@link #timeoutMinutes} (give or take 0.1 min). */
-    boolean spentAfter(double spent) {
-        return spent >= budgetMinutes * 1.25 - 0.1;
-    }
-
     private String basis(int count) {
         if (minutes.containsKey(count)) {
             return "the time this count took in an earlier round";

@@ -48,9 +48,8 @@ final class SeaTunnelEngineBenchmark extends RealEngineBenchmark {
                         Integer.toString(jobsPerRound), "--sizes", "small,medium,large", "--variants", order,
                         "--plugin-jar", harness.pluginJar().toString()), dir, line -> ScenarioBenchmark.log("  %s",
                         line), Duration.ofMinutes(30));
-                if (out.result() == null || out.result().has("error")) {
-                    notes.add("Round " + (round + 1) + " failed and is left out: " + (out.result() == null
-                            ? "exit code " + out.exitCode() : out.result().path("error").asText()) + " (logs: " + dir
+                if (!out.completed()) {
+                    notes.add("Round " + (round + 1) + " failed and is left out: " + out.failure() + " (logs: " + dir
                             + ").");
                     continue;
                 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * The real-engine scale scenario of the report (issue 28 item 1): for every round and every job count of
@@ -70,13 +71,12 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
                 for (int r = 0; r < runs.size() && failure == null; r++) {
                     Duration timeout = Duration.ofSeconds((long) (60 * Math.min(90,
                             budget.timeoutMinutes(minutesSince(start)))));
-                    failure = runCount(harness, round, count, runs.get(r), stores, timeout);
-                    if (failure != null && budget.spentAfter(minutesSince(start))) {
-                        failure = String.format(Locale.ROOT, "stopped by the budget: %.1f min spent, past the %d min"
-                                + " of `--engine-scale-minutes` and a quarter more, with %s of the count still"
-                                + " running (its figures are lost; its progress is in the log). %s",
-                                minutesSince(start), o.engineScaleMinutes, runs.get(r), failure);
-                    }
+                    String run = runs.get(r);
+                    failure = runCount(harness, round, count, run, stores, timeout, harnessFailure -> String.format(
+                            Locale.ROOT, "stopped by the budget: %.1f min spent, past the %d min of"
+                                    + " `--engine-scale-minutes` and a quarter more, with %s of the count still running"
+                                    + " (its figures are lost; its progress is in the log). %s", minutesSince(start),
+                            o.engineScaleMinutes, run, harnessFailure));
                 }
                 double took = minutesSince(t0);
                 budget.took(count, took);
@@ -113,9 +113,12 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
         return runs;
     }
 
-    /** One run ({@link #runs}) of one count of one round; returns why it failed, or null. */
+    /**
+     * One run ({@link #runs}) of one count of one round; returns why it failed (a run stopped by {@code timeout}
+     * worded by {@code timedOut}), or null.
+     */
     private String runCount(EngineHarness harness, int round, int count, String run, EngineScaleStores stores,
-                            Duration timeout) {
+                            Duration timeout, UnaryOperator<String> timedOut) {
         boolean store = !run.startsWith("stock") && !run.startsWith("dropin");
         Path dir = work.resolve("seatunnel-scale-" + round + "-" + count + (store ? "-" + run : ""));
         List<String> args = new ArrayList<>(List.of("--members", Integer.toString(o.members), "--jobs",
@@ -131,7 +134,7 @@ final class SeaTunnelScaleBenchmark extends RealEngineBenchmark {
                 return "cannot write the " + run + " store's section under " + dir + ": " + e;
             }
         }
-        return scenario(harness, args, dir, timeout,
+        return scenario(harness, args, dir, timeout, timedOut,
                 result -> record(result, count, dir, store ? "-" + run : ""));
     }
 

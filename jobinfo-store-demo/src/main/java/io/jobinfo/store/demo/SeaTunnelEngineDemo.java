@@ -61,10 +61,8 @@ final class SeaTunnelEngineDemo {
             err.println("  " + line);
             err.flush();
         }, TIMEOUT);
-        if (outcome.result() == null || outcome.result().has("error")) {
-            err.println("jobinfo-store demo: the SeaTunnel scenario could not run to the end"
-                    + (outcome.result() == null ? " (exit code " + outcome.exitCode() + ", no result)"
-                    : ": " + outcome.result().path("error").asText()));
+        if (!outcome.completed()) {
+            err.println("jobinfo-store demo: the SeaTunnel scenario could not run to the end: " + outcome.failure());
             err.println("member configuration and logs are kept in " + work);
             return JobInfoStoreCli.EXIT_UNREACHABLE;
         }

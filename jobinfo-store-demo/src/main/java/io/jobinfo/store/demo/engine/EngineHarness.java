@@ -34,11 +34,14 @@ public final class EngineHarness {
     private final Path jar;
     private final String classpath;
     private final Path pluginJar;
+    /** The scenario JVM's main class: {@value #MAIN}, or a test's stand-in. */
+    private final String main;
 
-    private EngineHarness(Path jar, String classpath, Path pluginJar) {
+    EngineHarness(Path jar, String classpath, Path pluginJar, String main) {
         this.jar = jar;
         this.classpath = classpath;
         this.pluginJar = pluginJar;
+        this.main = main;
     }
 
     /** Thrown when the harness is not built; the message says where it looked and the command that builds it. */
@@ -82,7 +85,7 @@ public final class EngineHarness {
                         throw new NotBuilt("the drop-in plugin jar " + pluginJar + " named by " + plugin + " is"
                                 + " missing: run " + BUILD);
                     }
-                    return new EngineHarness(jar.toAbsolutePath(), Files.readString(cp).trim(), pluginJar);
+                    return new EngineHarness(jar.toAbsolutePath(), Files.readString(cp).trim(), pluginJar, MAIN);
                 } catch (IOException e) {
                     throw new NotBuilt("cannot read " + cp + " or " + plugin + " (" + e.getMessage() + "): run "
                             + BUILD);
@@ -99,8 +102,33 @@ public final class EngineHarness {
         return pluginJar;
     }
 
-    /** The scenario JVM's exit code and the JSON it wrote (null if it wrote none). */
-    public record Outcome(int exitCode, JsonNode result) {}
+    /**
+     * The scenario JVM's exit code, the JSON it wrote (null if it wrote none), and whether it was stopped because
+     * its time-out passed.
+     */
+    public record Outcome(int exitCode, JsonNode result, boolean timedOut) {
+
+        /** Whether the scenario ran to the end: it wrote a result without an error. */
+        public boolean completed() {
+            return result != null && !result.has("error");
+        }
+
+        /**
+         * Why the scenario did not complete, in a sentence without its final stop (null if it did): the time-out, the
+         * error it reported, or its exit code.
+         */
+        public String failure() {
+            if (completed()) {
+                return null;
+            }
+            if (timedOut) {
+                return "the scenario did not end within its time-out and was stopped"
+                        + (result == null ? "" : " (" + result.path("error").asText() + ")");
+            }
+            return result == null ? "the scenario JVM ended with exit code " + exitCode + " and no result"
+                    : result.path("error").asText();
+        }
+    }
 
     /**
      * Runs the scenario with {@code args} (EngineScenarioMain's options, {@code --out} and {@code --work-dir} added
@@ -121,7 +149,7 @@ public final class EngineHarness {
         cmd.add("-XX:TieredStopAtLevel=1");
         cmd.add("-cp");
         cmd.add(jar + java.io.File.pathSeparator + classpath);
-        cmd.add(MAIN);
+        cmd.add(main);
         cmd.addAll(args);
         cmd.addAll(List.of("--out", out.toString(), "--work-dir", workDir.toString()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
@@ -139,8 +167,10 @@ public final class EngineHarness {
         }, "jobinfo-engine-demo-progress");
         pump.setDaemon(true);
         pump.start();
+        boolean timedOut = false;
         try {
             if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                timedOut = true;
                 progress.accept("the scenario did not end within " + timeout + ": stopping it");
                 p.destroy();
                 if (!p.waitFor(30, TimeUnit.SECONDS)) {
@@ -160,6 +190,6 @@ public final class EngineHarness {
         pump.join(5000);
         int exit = p.isAlive() ? -1 : p.exitValue();
         JsonNode result = Files.isRegularFile(out) ? new ObjectMapper().readTree(out.toFile()) : null;
-        return new Outcome(exit, result);
+        return new Outcome(exit, result, timedOut);
     }
 }
