@@ -143,7 +143,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
         }
         this.claimWaitNanos = b.claimWait.toNanos();
         this.restoreParallelism = b.restoreParallelism > 0 ? b.restoreParallelism
-                : Math.max(1, Math.min(256, b.store.suggestedReadParallelism()));
+                : JobInfoStore.boundedReadParallelism(b.store);
         // before anything that close() releases: a refused build has no registry that could be closed
         claimNamespace(b);
         this.cache = new JobCache<>(b.cacheConfig, b.cacheLookup);
@@ -621,7 +621,7 @@ public final class RunningJobInfoRegistry<T> implements AutoCloseable {
          */
         public Builder<T> restoreParallelism(int parallelism) {
             this.restoreParallelism = properties.set("restoreParallelism",
-                    SetOnce.within("restoreParallelism", parallelism, 1, 256));
+                    SetOnce.within("restoreParallelism", parallelism, 1, JobInfoStore.MAX_READ_PARALLELISM));
             return this;
         }
 

@@ -108,6 +108,17 @@ public interface JobInfoStore extends AutoCloseable {
         return 8;
     }
 
+    /** The most blobs a reader of a store loads at once, whatever the store suggests. */
+    int MAX_READ_PARALLELISM = 256;
+
+    /**
+     * {@code store}'s {@link #suggestedReadParallelism()}, bounded to 1..{@value #MAX_READ_PARALLELISM}: what a reader
+     * that is not told otherwise uses (the library's restore, the SeaTunnel drop-in's reader threads).
+     */
+    static int boundedReadParallelism(JobInfoStore store) {
+        return Math.max(1, Math.min(MAX_READ_PARALLELISM, store.suggestedReadParallelism()));
+    }
+
     /**
      * Deletes the blob of {@code jobId}. Idempotent.
      *

@@ -52,9 +52,6 @@ final class JobInfoResolver implements AutoCloseable {
     /** What an operator can do about a job whose blob is gone or damaged (SeaTunnel's cancel leaves its entry). */
     static final String WAY_OUT = "put the blob back from a backup, or remove the job's entry from"
             + " engine_runningJobInfo (SeaTunnel's cancel does not remove it; see docs/seatunnel.md)";
-    /** The most reader threads a resolver starts, whatever its store suggests. */
-    static final int MAX_READER_THREADS = 256;
-
     private final JobInfoStore store;
     /**
      * Payloads by store and job id, each with the pointer it was loaded for: a hit counts only for that very pointer.
@@ -128,11 +125,11 @@ final class JobInfoResolver implements AutoCloseable {
     /**
      * Reader threads, that is loads of distinct jobs in flight at once (a restore after a master switch loads every
      * job): the store's {@link JobInfoStore#suggestedReadParallelism()} (8 for a disk or HDFS, more for an object
-     * store whose latency per request they hide), between 1 and {@value #MAX_READER_THREADS}. Idle ones end after a
-     * minute.
+     * store whose latency per request they hide), bounded by {@link JobInfoStore#boundedReadParallelism}. Idle ones
+     * end after a minute.
      */
     static int readerThreads(JobInfoStore store) {
-        return Math.max(1, Math.min(MAX_READER_THREADS, store.suggestedReadParallelism()));
+        return JobInfoStore.boundedReadParallelism(store);
     }
 
     /** The id of the store this resolver reads. */

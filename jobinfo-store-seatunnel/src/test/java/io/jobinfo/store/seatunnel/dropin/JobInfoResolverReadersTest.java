@@ -78,7 +78,7 @@ class JobInfoResolverReadersTest {
             assertThat(JobInfoResolver.readerThreads(local)).as("a local store's default").isEqualTo(8);
             assertThat(JobInfoResolver.readerThreads(new HeldReads(local, 0))).isEqualTo(1);
             assertThat(JobInfoResolver.readerThreads(new HeldReads(local, 100_000)))
-                    .isEqualTo(JobInfoResolver.MAX_READER_THREADS);
+                    .isEqualTo(JobInfoStore.MAX_READ_PARALLELISM);
         }
     }
 
